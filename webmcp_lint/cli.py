@@ -1,0 +1,150 @@
+"""Command line: ``webmcp-lint check|rules|rule``, in Ruff's and ESLint's conventions.
+
+Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 usage, config
+or internal error (one line, no traceback unless ``--verbose``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from webmcp_lint import __version__
+from webmcp_lint.diagnostics import Severity
+from webmcp_lint.engine import LintResult, Settings, lint_paths, lint_sources, source_from_bytes
+from webmcp_lint.formats import RenderOptions, available_formats, render
+from webmcp_lint.pages import load_page
+from webmcp_lint.rules import all_rules, find_rule
+from webmcp_lint.selection import SelectorError, select_rules, split_selectors
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageFailure(click.ClickException):
+    """A usage, config or internal error: exit 2 with one line."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file=None) -> None:
+        click.echo(f"webmcp-lint: error: {self.format_message()}", err=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="webmcp-lint", message="%(prog)s %(version)s")
+def main() -> None:
+    """Static analysis for WebMCP tool definitions in JavaScript and TypeScript."""
+
+
+def use_color(no_color: bool, output_file: str | None) -> bool:
+    if no_color or output_file or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty()
+
+
+def exit_code(result: LintResult, fail_on: Severity, exit_zero: bool) -> int:
+    if result.internal_errors:
+        return EXIT_ERROR
+    if exit_zero:
+        return EXIT_CLEAN
+    failing = any(diagnostic.severity.rank >= fail_on.rank for diagnostic in result.diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _stdin_result(stdin_filename: str | None, settings: Settings) -> LintResult:
+    name = stdin_filename or "stdin.js"
+    result = LintResult()
+    source = source_from_bytes(Path(name), name, sys.stdin.buffer.read(), result, explicit=True)
+    return lint_sources([source] if source is not None else [], settings, result)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "output_format", default="text", show_default=True,
+              type=click.Choice(available_formats()), help="Output format.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report to a file.")
+@click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (WM4), slugs or ALL.")
+@click.option("--extend-select", multiple=True, help="Rules to enable on top of --select.")
+@click.option("--ignore", multiple=True, help="Rules to disable.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="warning", show_default=True,
+              help="Lowest severity that makes the exit code 1.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
+@click.option("--statistics", is_flag=True, help="Count findings per rule.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary when clean.")
+@click.option("--no-color", is_flag=True, help="Plain output even on a terminal.")
+@click.option("--stdin-filename", help="File name for code read from stdin (-).")
+@click.option("-v", "--verbose", is_flag=True, help="Tracebacks for internal errors.")
+def check(paths, output_format, output_file, select, extend_select, ignore, fail_on, exit_zero,
+          statistics, quiet, no_color, stdin_filename, verbose) -> None:
+    """Lint files and directories (default: the current directory; - reads stdin)."""
+    try:
+        rules = select_rules(split_selectors(select), split_selectors(extend_select), split_selectors(ignore))
+    except SelectorError as error:
+        raise UsageFailure(str(error)) from None
+    settings = Settings(rules=rules, verbose=verbose)
+    paths = list(paths) or ["."]
+    try:
+        if paths == ["-"]:
+            result = _stdin_result(stdin_filename, settings)
+        else:
+            result = lint_paths(paths, settings)
+    except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
+        if verbose:
+            raise
+        raise UsageFailure(f"internal error: {type(error).__name__}: {error}") from None
+    missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
+    if missing:
+        raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
+    options = RenderOptions(color=use_color(no_color, output_file), statistics=statistics, quiet=quiet)
+    report = render(output_format, result, options)
+    if output_file:
+        Path(output_file).write_text(report, encoding="utf-8")
+    else:
+        click.echo(report, nl=False)
+    for notice in result.notices:
+        click.echo(f"webmcp-lint: {'error' if notice.internal_error else 'notice'}: {notice.path}: {notice.message}", err=True)
+    sys.exit(exit_code(result, Severity(fail_on), exit_zero))
+
+
+@main.command("rules")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def list_rules(output_format) -> None:
+    """List every rule: code, slug, severity, fix, summary."""
+    rows = []
+    for rule in all_rules():
+        page = load_page(rule.code)
+        rows.append((rule.code, rule.slug, rule.severity.value, rule.fix, page.summary if page else ""))
+    if output_format == "json":
+        import json
+
+        keys = ("code", "slug", "severity", "fix", "summary")
+        click.echo(json.dumps([dict(zip(keys, row)) for row in rows], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("code", "slug", "severity", "fix", "summary", box=None, pad_edge=False)
+    for row in rows:
+        table.add_row(*row)
+    Console(no_color=not sys.stdout.isatty(), width=200 if not sys.stdout.isatty() else None).print(table)
+
+
+@main.command("rule")
+@click.argument("code_or_slug")
+def show_rule(code_or_slug) -> None:
+    """Print a rule's page (what it flags, why, examples, fix)."""
+    rule = find_rule(code_or_slug)
+    if rule is None:
+        raise UsageFailure(f"unknown rule '{code_or_slug}' (see `webmcp-lint rules`)")
+    page = load_page(rule.code)
+    if page is None:
+        raise UsageFailure(f"no page for {rule.code}")
+    click.echo(page.text, nl=not page.text.endswith("\n"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""Which files to lint: directory walking, .gitignore, default excludes, and skip reasons."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import pathspec
+
+from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
+
+DEFAULT_EXCLUDED_DIRS = frozenset({
+    "node_modules", ".git", "dist", "build", "out", "coverage", ".next", ".nuxt",
+    ".svelte-kit", "vendor", ".webmcp_lint_cache",
+})
+LINTED_SUFFIXES = frozenset(SCRIPT_LANGUAGE_BY_SUFFIX)
+
+
+@dataclass
+class Skip:
+    path: str
+    reason: str
+
+
+@dataclass
+class Discovery:
+    files: list[Path] = field(default_factory=list)
+    explicit: set[Path] = field(default_factory=set)
+    skipped: list[Skip] = field(default_factory=list)
+    skipped_dirs: list[Skip] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """Relative to the current directory with forward slashes when under it, else absolute."""
+    cwd = cwd or Path.cwd()
+    try:
+        return path.resolve().relative_to(cwd.resolve()).as_posix() if path.is_absolute() else Path(os.path.normpath(path)).as_posix()
+    except (ValueError, OSError):
+        return path.as_posix()
+
+
+class GitIgnore:
+    """Nested .gitignore files, each matched relative to its own directory."""
+
+    def __init__(self) -> None:
+        self._specs: dict[Path, pathspec.PathSpec | None] = {}
+
+    def _spec(self, directory: Path) -> pathspec.PathSpec | None:
+        if directory not in self._specs:
+            spec = None
+            ignore_file = directory / ".gitignore"
+            try:
+                if ignore_file.is_file():
+                    lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
+                    spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+            except OSError:
+                spec = None
+            self._specs[directory] = spec
+        return self._specs[directory]
+
+    def ignored(self, path: Path, is_dir: bool, stop_at: Path) -> bool:
+        """True when a .gitignore between ``stop_at`` (the repository root) and ``path`` ignores it."""
+        directory = path.parent
+        while True:
+            spec = self._spec(directory)
+            if spec is not None:
+                relative = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
+                if spec.match_file(relative):
+                    return True
+            if directory == stop_at or directory.parent == directory:
+                return False
+            directory = directory.parent
+
+
+def repository_root(start: Path) -> Path:
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return start
+
+
+def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUDED_DIRS,
+             suffixes: frozenset[str] = LINTED_SUFFIXES, respect_gitignore: bool = True) -> Discovery:
+    """Expand command-line paths into files; explicit files are always kept."""
+    result = Discovery()
+    gitignore = GitIgnore()
+    seen: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        try:
+            is_dir = path.is_dir()
+            exists = is_dir or path.exists() or path.is_symlink()
+        except OSError as error:
+            result.skipped.append(Skip(raw, f"cannot access: {error.strerror or error}"))
+            continue
+        if not exists:
+            result.missing.append(raw)
+            continue
+        if not is_dir:
+            try:
+                resolved = path.resolve(strict=True)
+            except (OSError, RuntimeError) as error:
+                result.skipped.append(Skip(display_path(path), _os_reason(error)))
+                continue
+            if resolved not in seen:
+                seen.add(resolved)
+                result.files.append(path)
+                result.explicit.add(path)
+            continue
+        root = path.resolve()
+        stop_at = repository_root(root)
+        for file in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes, respect_gitignore):
+            try:
+                resolved = file.resolve()
+            except (OSError, RuntimeError):
+                resolved = file
+            if resolved not in seen:
+                seen.add(resolved)
+                result.files.append(file)
+    return result
+
+
+def _os_reason(error: BaseException) -> str:
+    if isinstance(error, RuntimeError) or getattr(error, "errno", None) == 40:
+        return "symlink loop"
+    if isinstance(error, FileNotFoundError):
+        return "broken symlink or file vanished"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    return f"cannot access: {getattr(error, 'strerror', None) or error}"
+
+
+def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore, stop_at: Path,
+          excluded_dirs: frozenset[str], suffixes: frozenset[str], respect_gitignore: bool) -> Iterator[Path]:
+    """Iterative walk that follows directory symlinks once (a loop gives a notice, not a hang)."""
+    visited: set[tuple[int, int]] = set()
+    stack = [(root, shown_root)]
+    while stack:
+        directory, shown = stack.pop()
+        try:
+            stat = directory.stat()
+        except OSError as error:
+            result.skipped_dirs.append(Skip(display_path(shown), _os_reason(error)))
+            continue
+        key = (stat.st_dev, stat.st_ino)
+        if key in visited:
+            result.skipped_dirs.append(Skip(display_path(shown), "symlink loop"))
+            continue
+        visited.add(key)
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError as error:
+            result.skipped_dirs.append(Skip(display_path(shown), _os_reason(error)))
+            continue
+        subdirectories = []
+        for entry in entries:
+            entry_path = Path(entry.path)
+            entry_shown = shown / entry.name
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.name in excluded_dirs:
+                    result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by default"))
+                    continue
+                if respect_gitignore and gitignore.ignored(entry_path, True, stop_at):
+                    continue
+                subdirectories.append((entry_path, entry_shown))
+                continue
+            if Path(entry.name).suffix.lower() not in suffixes:
+                continue
+            if respect_gitignore and gitignore.ignored(entry_path, False, stop_at):
+                continue
+            if entry.name.endswith((".min.js", ".min.mjs", ".min.cjs")):
+                result.skipped.append(Skip(display_path(entry_shown), "minified"))
+                continue
+            if entry.is_symlink():
+                try:
+                    entry_path.resolve(strict=True)
+                except (OSError, RuntimeError) as error:
+                    result.skipped.append(Skip(display_path(entry_shown), _os_reason(error)))
+                    continue
+            yield entry_shown
+        stack.extend(reversed(subdirectories))

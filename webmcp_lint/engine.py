@@ -1,0 +1,232 @@
+"""The analysis pipeline: read, prefilter, parse once, walk once, extract, run rules.
+
+Per file: one parse per script, one query pass collecting every node kind
+that extractors, the scope index and node rules subscribed to. Extractors
+fill a FileAnalysis; rules read it (or the nodes they subscribed to) and
+never walk the tree again. A bug in one rule on one file becomes a notice
+(and exit 2), not a crash, and the other rules and files still report.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from webmcp_lint.diagnostics import Diagnostic, Severity
+from webmcp_lint.discovery import Skip, discover, display_path
+from webmcp_lint.evaluate import Evaluator
+from webmcp_lint.extract import all_extractors, may_hold_webmcp
+from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX, nodes_by_kind, parse
+from webmcp_lint.model import FileAnalysis, Finding, Project, Script
+from webmcp_lint.rules import FILES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
+from webmcp_lint.scope import BINDING_KINDS, build_index
+from webmcp_lint.source import BinaryFileError, SourceFile
+from webmcp_lint.syntax import first_error
+
+DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
+MINIFIED_AVERAGE_LINE = 1000
+
+
+@dataclass
+class Settings:
+    """What one run checks; built by the CLI (and later the config file)."""
+
+    rules: list[Rule] = field(default_factory=all_rules)
+    severity_overrides: dict[str, Severity] = field(default_factory=dict)
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    verbose: bool = False
+
+    def severity(self, rule: Rule) -> Severity:
+        return self.severity_overrides.get(rule.code, rule.severity)
+
+
+@dataclass
+class Notice:
+    """Something the user must know that is not a finding: a skipped file, an internal error."""
+
+    path: str
+    message: str
+    internal_error: bool = False
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files_checked: int = 0
+    skipped: list[Skip] = field(default_factory=list)
+    skipped_dirs: list[Skip] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    project: Project = field(default_factory=Project)
+
+    @property
+    def internal_errors(self) -> list[Notice]:
+        return [notice for notice in self.notices if notice.internal_error]
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for diagnostic in self.diagnostics if diagnostic.severity == severity)
+
+
+def language_for(path: str) -> str | None:
+    return SCRIPT_LANGUAGE_BY_SUFFIX.get(Path(path).suffix.lower())
+
+
+def subscribed_kinds(rules: Iterable[Rule]) -> frozenset[str]:
+    kinds = set(BINDING_KINDS)
+    for extractor in all_extractors():
+        kinds |= extractor.kinds
+    for rule in rules:
+        if isinstance(rule.on, NodeKinds):
+            kinds |= rule.on.kinds
+    return frozenset(kinds)
+
+
+def build_script(source: SourceFile, language: str, kinds: frozenset[str], ranges=None) -> Script:
+    tree = parse(source.data, language, ranges)
+    nodes = nodes_by_kind(tree.root_node, language, kinds)
+    scopes = build_index(nodes)
+    return Script(source, language, tree, nodes, scopes, Evaluator(scopes))
+
+
+def analyze_source(source: SourceFile, kinds: frozenset[str]) -> FileAnalysis:
+    """Parse and extract one file (no rules yet)."""
+    analysis = FileAnalysis(source)
+    language = language_for(source.display_path)
+    if language is None or not may_hold_webmcp(source.data):
+        return analysis
+    script = build_script(source, language, kinds)
+    analysis.scripts.append(script)
+    analysis.has_webmcp_code = True
+    error = first_error(script.tree.root_node)
+    if error is not None:
+        analysis.parse_errors.append((script, error))
+    for extractor in all_extractors():
+        extractor.extract(script, analysis)
+    return analysis
+
+
+class _RuleRunner:
+    """Runs rules, turning findings into diagnostics and rule crashes into notices."""
+
+    def __init__(self, settings: Settings, result: LintResult) -> None:
+        self.settings = settings
+        self.result = result
+
+    def run(self, rule: Rule, where: str, call: Callable[[], Iterable[Finding]]) -> None:
+        try:
+            for finding in call() or ():
+                self.result.diagnostics.append(Diagnostic(
+                    rule.code, rule.slug, self.settings.severity(rule), finding.message,
+                    finding.source, finding.start, finding.end, finding.tool_name, finding.fix,
+                ))
+        except Exception as error:  # noqa: BLE001 - contained per rule and file, reported
+            detail = traceback.format_exc() if self.settings.verbose else f"{type(error).__name__}: {error}"
+            self.result.notices.append(Notice(where, f"internal error in {rule.code} {rule.slug}: {detail}", True))
+
+
+def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
+    runner = _RuleRunner(settings, result)
+    for rule in settings.rules:
+        if isinstance(rule.on, NodeKinds):
+            for analysis in project.files:
+                for script in analysis.scripts:
+                    for kind in rule.on.kinds:
+                        for node in script.of_kind(kind):
+                            runner.run(rule, analysis.source.display_path,
+                                       lambda node=node, script=script: rule.check(node, script))
+        elif rule.on == FILES:
+            for analysis in project.files:
+                runner.run(rule, analysis.source.display_path, lambda analysis=analysis: rule.check(analysis))
+        elif rule.on == TOOLS:
+            for tool in project.tools:
+                runner.run(rule, tool.source.display_path, lambda tool=tool: rule.check(tool, project))
+        elif rule.on == PROJECT:
+            runner.run(rule, "<project>", lambda: rule.check(project))
+    result.diagnostics = _deduplicated(result.diagnostics)
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+
+
+def _deduplicated(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen = set()
+    unique = []
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.path, diagnostic.start, diagnostic.end, diagnostic.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(diagnostic)
+    return unique
+
+
+def read_source(path: Path, shown: str, settings: Settings, result: LintResult, explicit: bool) -> SourceFile | None:
+    """Read one file, or record why it was skipped."""
+    try:
+        if path.is_dir():
+            result.skipped.append(Skip(shown, "is a directory"))
+            return None
+        size = path.stat().st_size
+        if size > settings.max_file_size:
+            result.skipped.append(Skip(shown, f"larger than {settings.max_file_size} bytes"))
+            return None
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        result.skipped.append(Skip(shown, "file vanished before it could be read"))
+        return None
+    except PermissionError:
+        result.skipped.append(Skip(shown, "permission denied"))
+        return None
+    except OSError as error:
+        reason = "symlink loop" if error.errno == 40 else f"cannot read: {error.strerror or error}"
+        result.skipped.append(Skip(shown, reason))
+        return None
+    return source_from_bytes(path, shown, raw, result, explicit)
+
+
+def source_from_bytes(path: Path, shown: str, raw: bytes, result: LintResult, explicit: bool) -> SourceFile | None:
+    try:
+        source = SourceFile.from_bytes(path, shown, raw)
+    except BinaryFileError:
+        result.skipped.append(Skip(shown, "binary (contains NUL bytes)"))
+        return None
+    if not explicit and len(raw) > 4096:
+        lines = raw.count(b"\n") + 1
+        if len(raw) / lines > MINIFIED_AVERAGE_LINE:
+            result.skipped.append(Skip(shown, "minified (lines average over 1,000 characters)"))
+            return None
+    return source
+
+
+def lint_sources(sources: list[SourceFile], settings: Settings, result: LintResult | None = None) -> LintResult:
+    """Analyse already-read sources as one project and run every selected rule."""
+    result = result or LintResult()
+    kinds = subscribed_kinds(settings.rules)
+    project = result.project
+    for source in sources:
+        try:
+            project.files.append(analyze_source(source, kinds))
+        except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
+            detail = traceback.format_exc() if settings.verbose else f"{type(error).__name__}: {error}"
+            result.notices.append(Notice(source.display_path, f"internal error while analysing: {detail}", True))
+        result.files_checked += 1
+    run_rules(project, settings, result)
+    return result
+
+
+def lint_paths(paths: list[str], settings: Settings) -> LintResult:
+    found = discover(paths)
+    result = LintResult(skipped=list(found.skipped), skipped_dirs=list(found.skipped_dirs))
+    for missing in found.missing:
+        result.notices.append(Notice(missing, "no such file or directory"))
+    sources = []
+    for path in found.files:
+        shown = display_path(path)
+        source = read_source(path, shown, settings, result, path in found.explicit)
+        if source is not None:
+            sources.append(source)
+    return lint_sources(sources, settings, result)
+
+
+def lint_text(text: str, filename: str = "input.js", settings: Settings | None = None) -> LintResult:
+    """Lint one in-memory file (tests, stdin, the language server)."""
+    source = SourceFile(Path(filename), filename, text)
+    return lint_sources([source], settings or Settings())

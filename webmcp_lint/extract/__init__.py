@@ -1,0 +1,53 @@
+"""Extractors: syntax to domain model, one module per source of tools.
+
+Each module defines ``EXTRACTOR``: the node kinds it wants from the single
+walk, the trigger words without which a file cannot hold what it looks for
+(the prefilter is their union, so it can never hide a file from an
+extractor), and a function filling a FileAnalysis from one Script.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Callable
+
+from webmcp_lint.model import FileAnalysis, Script
+
+
+@dataclass(frozen=True)
+class Extractor:
+    name: str
+    triggers: tuple[bytes, ...]
+    kinds: frozenset[str]
+    extract: Callable[[Script, FileAnalysis], None]
+    order: int = 50  # lower runs first; later extractors may read earlier facts
+
+
+_EXTRACTORS: list[Extractor] = []
+
+
+def all_extractors() -> list[Extractor]:
+    if not _EXTRACTORS:
+        found = []
+        for module in pkgutil.iter_modules(__path__):
+            loaded = importlib.import_module(f"{__name__}.{module.name}")
+            extractor = getattr(loaded, "EXTRACTOR", None)
+            if extractor is not None:
+                found.append(extractor)
+        _EXTRACTORS.extend(sorted(found, key=lambda item: (item.order, item.name)))
+    return list(_EXTRACTORS)
+
+
+def trigger_words() -> tuple[bytes, ...]:
+    """The prefilter's word list: every extractor's triggers, in one place."""
+    words: list[bytes] = []
+    for extractor in all_extractors():
+        words.extend(extractor.triggers)
+    return tuple(dict.fromkeys(words))
+
+
+def may_hold_webmcp(data: bytes) -> bool:
+    """Cheap byte search run before parsing: False means no extractor could find anything."""
+    return any(word in data for word in trigger_words())

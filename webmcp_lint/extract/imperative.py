@@ -1,0 +1,154 @@
+"""Model contexts, their method calls, and ``registerTool(def, options)`` definitions.
+
+A receiver is a model context when it is ``document.modelContext`` (through
+``window``/``globalThis``/``self``, optional chaining, casts), the deprecated
+``navigator.modelContext``, or a name bound to one of those
+(``const mc = document.modelContext``, ``const { modelContext } = document``).
+``registerTool`` on anything else (an MCP server SDK's ``server``) is not a tool.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from webmcp_lint.evaluate import JSObject, Unknown
+from webmcp_lint.extract import Extractor
+from webmcp_lint.model import (
+    FileAnalysis,
+    ModelContextCall,
+    ModelContextRef,
+    NavigatorReach,
+    Registration,
+    Script,
+    SourceKind,
+    ToolDefinition,
+    UnresolvedDefinition,
+)
+from webmcp_lint.syntax import call_arguments, enclosing_function, is_global_name, member_name, text, unwrap
+
+
+def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str | None:
+    """'document' or 'navigator' when ``node`` evaluates to a model context, else None."""
+    node = unwrap(node)
+    if node is None or depth > 8:
+        return None
+    if node.type == "member_expression" and member_name(node) == "modelContext":
+        owner = node.child_by_field_name("object")
+        if is_global_name(owner, "document", script.scopes):
+            return "document"
+        if is_global_name(owner, "navigator", script.scopes):
+            return "navigator"
+        return None
+    if node.type == "identifier":
+        binding = script.scopes.resolve(node)
+        if binding is None or binding.init is None or binding.kind not in ("const", "let", "var"):
+            return None
+        if binding.path == ():
+            return model_context_kind(binding.init, script, depth + 1)
+        if binding.path == ("modelContext",):
+            if is_global_name(binding.init, "document", script.scopes):
+                return "document"
+            if is_global_name(binding.init, "navigator", script.scopes):
+                return "navigator"
+    return None
+
+
+def is_top_level(node: Node) -> bool:
+    return enclosing_function(node) is None
+
+
+def _extract(script: Script, analysis: FileAnalysis) -> None:
+    scopes = script.scopes
+    alias_names = set()
+    for declarator in script.of_kind("variable_declarator"):
+        name = declarator.child_by_field_name("name")
+        init = declarator.child_by_field_name("value")
+        if name is None or init is None:
+            continue
+        if name.type == "identifier" and model_context_kind(init, script):
+            alias_names.add(text(name))
+        elif name.type == "object_pattern" and "modelContext" in text(name):
+            for holder in ("navigator", "document"):
+                if is_global_name(init, holder, scopes):
+                    for child in name.named_children:
+                        if child.type == "shorthand_property_identifier_pattern" and text(child) == "modelContext":
+                            alias_names.add("modelContext")
+                        elif child.type == "pair_pattern" and text(child.child_by_field_name("key")) == "modelContext":
+                            value = child.child_by_field_name("value")
+                            if value is not None and value.type == "identifier":
+                                alias_names.add(text(value))
+                            if holder == "navigator":
+                                analysis.navigator_reaches.append(NavigatorReach(script, declarator, unwrap(init)))
+                        if holder == "navigator" and child.type == "shorthand_property_identifier_pattern" \
+                                and text(child) == "modelContext":
+                            analysis.navigator_reaches.append(NavigatorReach(script, declarator, unwrap(init)))
+
+    for binary in script.of_kind("binary_expression"):
+        operator = binary.child_by_field_name("operator")
+        left = binary.child_by_field_name("left")
+        if operator is not None and operator.type == "in" and left is not None and left.type == "string" \
+                and text(left)[1:-1] == "modelContext" \
+                and is_global_name(binary.child_by_field_name("right"), "navigator", scopes):
+            analysis.navigator_reaches.append(NavigatorReach(script, binary, unwrap(binary.child_by_field_name("right"))))
+
+    refs: dict[int, ModelContextRef] = {}
+    for member in script.of_kind("member_expression"):
+        if member_name(member) == "modelContext":
+            kind = model_context_kind(member, script)
+            if kind is not None:
+                refs[member.id] = ModelContextRef(script, member, kind == "navigator")
+                if kind == "navigator":
+                    analysis.navigator_reaches.append(NavigatorReach(script, member, unwrap(member.child_by_field_name("object"))))
+    if alias_names:
+        for identifier in script.of_kind("identifier"):
+            if text(identifier) in alias_names:
+                parent = identifier.parent
+                if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") == identifier:
+                    continue
+                kind = model_context_kind(identifier, script)
+                if kind is not None:
+                    refs[identifier.id] = ModelContextRef(script, identifier, kind == "navigator")
+    analysis.model_context_refs.extend(sorted(refs.values(), key=lambda ref: ref.node.start_byte))
+
+    for call in script.of_kind("call_expression"):
+        callee = unwrap(call.child_by_field_name("function"))
+        if callee is None or callee.type != "member_expression":
+            continue
+        receiver_node = unwrap(callee.child_by_field_name("object"))
+        receiver = refs.get(receiver_node.id) if receiver_node is not None else None
+        if receiver is None:
+            continue
+        method_node = callee.child_by_field_name("property")
+        method = text(method_node)
+        analysis.model_context_calls.append(ModelContextCall(script, call, method, method_node, receiver))
+        if method == "registerTool":
+            _add_registration(script, analysis, call)
+    if refs:
+        analysis.has_webmcp_code = True
+
+
+def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> None:
+    arguments = call_arguments(call)
+    definition_node = arguments[0] if arguments else None
+    options_node = arguments[1] if len(arguments) > 1 else None
+    options = script.evaluator.value(options_node) if options_node is not None else None
+    registration = Registration(script, call, definition_node, options_node, options, is_top_level(call))
+    analysis.registrations.append(registration)
+    if definition_node is None:
+        analysis.unresolved.append(UnresolvedDefinition(registration, "registerTool is called without a definition"))
+        return
+    value = script.evaluator.value(definition_node)
+    if isinstance(value, JSObject) and value.node is not None:
+        analysis.tools.append(ToolDefinition(SourceKind.IMPERATIVE, script, script.source, value.node, value, registration))
+    else:
+        reason = value.reason if isinstance(value, Unknown) else type(value).__name__
+        analysis.unresolved.append(UnresolvedDefinition(registration, reason))
+
+
+EXTRACTOR = Extractor(
+    name="imperative",
+    triggers=(b"modelContext",),
+    kinds=frozenset({"member_expression", "call_expression", "binary_expression", "variable_declarator", "identifier"}),
+    extract=_extract,
+    order=10,
+)

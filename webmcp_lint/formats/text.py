@@ -1,0 +1,111 @@
+"""``--format text`` (code frames, colour on a TTY) and ``--format concise`` (one line each)."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+from rich.console import Console
+from rich.markup import escape
+
+from webmcp_lint.diagnostics import Diagnostic, Severity
+from webmcp_lint.engine import LintResult
+from webmcp_lint.formats import RenderOptions, output_format
+
+SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def _console(buffer: io.StringIO, options: RenderOptions) -> Console:
+    return Console(file=buffer, force_terminal=options.color, no_color=not options.color,
+                   highlight=False, width=10_000, soft_wrap=True, emoji=False)
+
+
+def _location(diagnostic: Diagnostic) -> str:
+    line, column = diagnostic.start_position()
+    return f"{diagnostic.path}:{line}:{column}"
+
+
+def _head(diagnostic: Diagnostic) -> str:
+    style = SEVERITY_STYLE[diagnostic.severity]
+    marker = " [*]" if diagnostic.fix is not None else ""
+    return (f"[bold]{escape(_location(diagnostic))}[/bold]: [{style}]{diagnostic.severity.value}[/{style}] "
+            f"[bold]{diagnostic.code}[/bold]{marker} {escape(diagnostic.message)} [dim]({diagnostic.slug})[/dim]")
+
+
+def _frame(diagnostic: Diagnostic) -> list[str]:
+    """The offending line(s) with the range underlined (at most three lines)."""
+    source = diagnostic.source
+    first = source.line_index(diagnostic.start)
+    last = source.line_index(max(diagnostic.start, diagnostic.end - 1))
+    lines = []
+    width = len(str(last + 1))
+    for index in range(first, min(last, first + 2) + 1):
+        text = source.line_text(index).expandtabs(1)
+        line_start = source.line_starts[index]
+        start_col = len(source.slice(line_start, diagnostic.start)) if index == first else 0
+        end_col = len(source.slice(line_start, diagnostic.end)) if index == last else len(text)
+        end_col = max(end_col, start_col + 1)
+        shown = text if len(text) <= 160 else text[:160] + "…"
+        lines.append(f"  [dim]{index + 1:>{width}} |[/dim] {escape(shown)}")
+        if start_col < 160:
+            underline = " " * start_col + "^" * max(1, min(end_col, 160) - start_col)
+            lines.append(f"  [dim]{'':>{width}} |[/dim] [{SEVERITY_STYLE[diagnostic.severity]}]{underline}[/]")
+    return lines
+
+
+def summary_line(result: LintResult) -> str:
+    total = len(result.diagnostics)
+    files = len({diagnostic.path for diagnostic in result.diagnostics})
+    if total == 0:
+        return f"No problems found in {result.files_checked} file{'s' if result.files_checked != 1 else ''}."
+    parts = (f"{result.count(Severity.ERROR)} error{'s' if result.count(Severity.ERROR) != 1 else ''}, "
+             f"{result.count(Severity.WARNING)} warning{'s' if result.count(Severity.WARNING) != 1 else ''}, "
+             f"{result.count(Severity.INFO)} info")
+    return f"Found {total} problem{'s' if total != 1 else ''} ({parts}) in {files} file{'s' if files != 1 else ''}."
+
+
+def _footer(result: LintResult, options: RenderOptions, console: Console) -> None:
+    if options.statistics:
+        counts = Counter((diagnostic.code, diagnostic.slug) for diagnostic in result.diagnostics)
+        for (code, slug), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            console.print(f"{count:>5}  {code}  {slug}")
+    if not options.quiet or result.diagnostics:
+        console.print(summary_line(result))
+        fixable = sum(1 for diagnostic in result.diagnostics if diagnostic.fix is not None)
+        if fixable:
+            console.print(f"[dim][*] {fixable} fixable with --fix (some need --unsafe-fixes).[/dim]")
+    if result.skipped or result.skipped_dirs:
+        reasons = Counter(skip.reason for skip in result.skipped)
+        detail = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
+        line = f"Skipped {len(result.skipped)} file{'s' if len(result.skipped) != 1 else ''}"
+        line += f" ({detail})" if detail else ""
+        if result.skipped_dirs:
+            line += f" and {len(result.skipped_dirs)} director{'ies' if len(result.skipped_dirs) != 1 else 'y'}"
+        console.print(f"[dim]{escape(line)}.[/dim]")
+        if not options.quiet:
+            for skip in result.skipped:
+                console.print(f"[dim]  skipped {escape(skip.path)}: {escape(skip.reason)}[/dim]")
+
+
+@output_format("text")
+def render_text(result: LintResult, options: RenderOptions) -> str:
+    buffer = io.StringIO()
+    console = _console(buffer, options)
+    for diagnostic in result.diagnostics:
+        console.print(_head(diagnostic))
+        if options.show_source:
+            for line in _frame(diagnostic):
+                console.print(line)
+            console.print("")
+    _footer(result, options, console)
+    return buffer.getvalue()
+
+
+@output_format("concise")
+def render_concise(result: LintResult, options: RenderOptions) -> str:
+    buffer = io.StringIO()
+    console = _console(buffer, options)
+    for diagnostic in result.diagnostics:
+        console.print(_head(diagnostic))
+    _footer(result, options, console)
+    return buffer.getvalue()

@@ -1,0 +1,78 @@
+"""Tree-sitter languages, parsers and node-kind queries, each built once per process."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tree_sitter
+import tree_sitter_javascript
+import tree_sitter_typescript
+
+JAVASCRIPT = "javascript"
+TYPESCRIPT = "typescript"
+TSX = "tsx"
+
+SCRIPT_LANGUAGE_BY_SUFFIX = {
+    ".js": JAVASCRIPT,
+    ".mjs": JAVASCRIPT,
+    ".cjs": JAVASCRIPT,
+    ".jsx": JAVASCRIPT,
+    ".ts": TYPESCRIPT,
+    ".mts": TYPESCRIPT,
+    ".cts": TYPESCRIPT,
+    ".tsx": TSX,
+}
+
+
+@lru_cache(maxsize=None)
+def language(name: str) -> tree_sitter.Language:
+    if name == JAVASCRIPT:
+        return tree_sitter.Language(tree_sitter_javascript.language())
+    if name == TYPESCRIPT:
+        return tree_sitter.Language(tree_sitter_typescript.language_typescript())
+    if name == TSX:
+        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
+    raise KeyError(name)
+
+
+@lru_cache(maxsize=None)
+def parser(name: str) -> tree_sitter.Parser:
+    return tree_sitter.Parser(language(name))
+
+
+def parse(data: bytes, name: str, ranges: list[tree_sitter.Range] | None = None) -> tree_sitter.Tree:
+    """Parse ``data``; with ``ranges``, only those byte ranges (embedded scripts keep file offsets)."""
+    script_parser = parser(name)
+    if ranges:
+        script_parser.included_ranges = ranges
+        try:
+            return script_parser.parse(data)
+        finally:
+            script_parser.reset()
+            script_parser.included_ranges = [
+                tree_sitter.Range((0, 0), (0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
+            ]
+    return script_parser.parse(data)
+
+
+@lru_cache(maxsize=None)
+def kinds_query(name: str, kinds: frozenset[str]) -> tuple[tree_sitter.Query, frozenset[str]] | None:
+    """One query capturing every node of the given kinds that exist in the language."""
+    lang = language(name)
+    present = sorted(kind for kind in kinds if lang.id_for_node_kind(kind, True) is not None)
+    if not present:
+        return None
+    source = "\n".join(f"({kind}) @{kind}" for kind in present)
+    return tree_sitter.Query(lang, source), frozenset(present)
+
+
+def nodes_by_kind(root: tree_sitter.Node, name: str, kinds: frozenset[str]) -> dict[str, list[tree_sitter.Node]]:
+    """Every node of the subscribed kinds under ``root``, in document order, in one C-side pass."""
+    built = kinds_query(name, kinds)
+    if built is None:
+        return {}
+    query, _ = built
+    captures = tree_sitter.QueryCursor(query).captures(root)
+    for nodes in captures.values():
+        nodes.sort(key=lambda node: node.start_byte)
+    return captures

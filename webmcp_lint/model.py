@@ -1,0 +1,229 @@
+"""The domain model between syntax and rules.
+
+Extractors turn syntax into these objects; rules read them. A new source of
+tool definitions (a framework, a file format) adds an extractor and never
+touches a rule.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterator
+
+from tree_sitter import Node, Tree
+
+from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value
+from webmcp_lint.scope import ScopeIndex
+from webmcp_lint.source import SourceFile
+
+if TYPE_CHECKING:
+    from webmcp_lint.diagnostics import Fix
+
+
+class SourceKind(str, enum.Enum):
+    """Where a tool definition came from."""
+
+    IMPERATIVE = "imperative"  # registerTool(def) on a model context
+    FACTORY = "factory"  # returned by a function, maybe in another module
+    TYPED = "typed"  # typed as WebMCP.ModelContextTool, maybe never registered
+    REACT = "react"  # useWebMCP(options) from a React integration
+    VUE = "vue"  # useWebMCP(options) from @vueuse/core
+    ANGULAR = "angular"  # provideExperimentalWebMcpTools / declareExperimentalWebMcpTool
+    ANGULAR_FORM = "angular-form"  # experimentalWebMcpTool form option
+    FORM = "form"  # <form toolname>
+
+
+TOOL_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "execute", "annotations")
+REGISTER_OPTIONS = ("signal", "exposedTo")
+ANNOTATIONS = ("readOnlyHint", "consequentialHint", "untrustedContentHint", "debugging")
+
+# Fields each source requires, and the extra option keys it accepts beside TOOL_FIELDS.
+REQUIRED_FIELDS = {
+    SourceKind.ANGULAR_FORM: ("name", "description"),
+    SourceKind.FORM: ("name", "description"),
+}
+DEFAULT_REQUIRED_FIELDS = ("name", "description", "execute")
+EXTRA_FIELDS = {
+    SourceKind.REACT: ("enabled",),
+    SourceKind.VUE: ("enabled", "formatOutput", "onError", "document"),
+}
+
+
+@dataclass
+class Script:
+    """One parse tree of a file (a whole .js file, or the scripts of one language in an HTML file)."""
+
+    source: SourceFile
+    language: str
+    tree: Tree
+    nodes: dict[str, list[Node]]
+    scopes: ScopeIndex
+    evaluator: Evaluator
+
+    def of_kind(self, kind: str) -> list[Node]:
+        return self.nodes.get(kind, [])
+
+    def text(self, node: Node) -> str:
+        return node.text.decode("utf-8", errors="replace")
+
+
+@dataclass
+class Registration:
+    """A registerTool(def, options) call on a model context."""
+
+    script: Script
+    call: Node
+    definition_node: Node | None
+    options_node: Node | None
+    options: Value
+    top_level: bool
+
+    @property
+    def source(self) -> SourceFile:
+        return self.script.source
+
+
+@dataclass
+class ToolDefinition:
+    """One tool, whatever its source. ``definition`` is the static object (a form's is synthesised)."""
+
+    source_kind: SourceKind
+    script: Script | None
+    source: SourceFile
+    node: Node
+    definition: JSObject
+    registration: Registration | None = None
+    framework: str | None = None
+    extra_fields: tuple[str, ...] = ()
+
+    def prop(self, key: str) -> Prop | None:
+        return self.definition.props.get(key)
+
+    def get(self, key: str) -> Value:
+        return self.definition.get(key)
+
+    @property
+    def name(self) -> str | None:
+        value = self.get("name")
+        return value if isinstance(value, str) else None
+
+    @property
+    def required_fields(self) -> tuple[str, ...]:
+        return REQUIRED_FIELDS.get(self.source_kind, DEFAULT_REQUIRED_FIELDS)
+
+    @property
+    def anchor(self) -> Node:
+        """Where findings about something missing point: the name property, else the object."""
+        prop = self.prop("name")
+        if prop is not None and prop.key_node is not None:
+            return prop.key_node
+        return self.node
+
+    @property
+    def annotations(self) -> JSObject | None:
+        value = self.get("annotations")
+        return value if isinstance(value, JSObject) else None
+
+    def annotation(self, key: str) -> Value:
+        """An annotation's value: UNDEFINED when absent, Unknown when not static."""
+        value = self.get("annotations")
+        if value is UNDEFINED:
+            return UNDEFINED
+        if isinstance(value, JSObject):
+            return value.get(key)
+        return Unknown("annotations")
+
+    @property
+    def identity(self) -> tuple[str, int, int]:
+        return (self.source.display_path, self.node.start_byte, self.node.end_byte)
+
+    def finding(self, node: Node, message: str, fix: "Fix | None" = None, source: SourceFile | None = None) -> "Finding":
+        return Finding(source or self.source, node.start_byte, node.end_byte, message, self.name, fix)
+
+
+@dataclass
+class Finding:
+    """What a rule yields: a byte range in a file and a message. The engine adds the rule."""
+
+    source: SourceFile
+    start: int
+    end: int
+    message: str
+    tool_name: str | None = None
+    fix: "Fix | None" = None
+
+
+def finding_at(source: SourceFile, node: Node, message: str, fix: "Fix | None" = None,
+               tool_name: str | None = None) -> Finding:
+    return Finding(source, node.start_byte, node.end_byte, message, tool_name, fix)
+
+
+@dataclass
+class ModelContextRef:
+    """An expression that evaluates to a model context (``document.modelContext``, an alias...)."""
+
+    script: Script
+    node: Node
+    via_navigator: bool
+
+
+@dataclass
+class ModelContextCall:
+    """A method call on a model context: ``mc.registerTool(...)``, ``mc.getTools(...)``..."""
+
+    script: Script
+    call: Node
+    method: str
+    method_node: Node
+    receiver: ModelContextRef
+
+
+@dataclass
+class NavigatorReach:
+    """A reach for the deprecated ``navigator.modelContext``: ``node`` is reported, ``navigator`` fixed."""
+
+    script: Script
+    node: Node
+    navigator: Node
+
+
+@dataclass
+class UnresolvedDefinition:
+    """A registration whose definition cannot be known statically (WM002)."""
+
+    registration: Registration
+    reason: str
+
+
+@dataclass
+class FileAnalysis:
+    """Everything the extractors found in one file."""
+
+    source: SourceFile
+    scripts: list[Script] = field(default_factory=list)
+    tools: list[ToolDefinition] = field(default_factory=list)
+    registrations: list[Registration] = field(default_factory=list)
+    unresolved: list[UnresolvedDefinition] = field(default_factory=list)
+    model_context_refs: list[ModelContextRef] = field(default_factory=list)
+    model_context_calls: list[ModelContextCall] = field(default_factory=list)
+    navigator_reaches: list[NavigatorReach] = field(default_factory=list)
+    parse_errors: list[tuple[Script, Node]] = field(default_factory=list)
+    has_webmcp_code: bool = False
+
+
+@dataclass
+class Project:
+    """All files of one run; cross-file rules and tool rules read it."""
+
+    files: list[FileAnalysis] = field(default_factory=list)
+
+    @property
+    def tools(self) -> Iterator[ToolDefinition]:
+        """Every tool definition once, even when registered from several places."""
+        seen: set[tuple[str, int, int]] = set()
+        for analysis in self.files:
+            for tool in analysis.tools:
+                if tool.identity not in seen:
+                    seen.add(tool.identity)
+                    yield tool

@@ -1,0 +1,210 @@
+"""Name bindings of one file: which declaration an identifier refers to.
+
+Built from the declaration nodes the single walk collected, so resolving an
+identifier is a walk up its ancestors with a dictionary lookup per scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+FUNCTION_KINDS = frozenset({
+    "function_declaration", "function_expression", "function", "arrow_function",
+    "method_definition", "generator_function", "generator_function_declaration",
+})
+BLOCK_SCOPE_KINDS = frozenset({
+    "statement_block", "program", "for_statement", "for_in_statement", "switch_body",
+    "class_body", "catch_clause",
+}) | FUNCTION_KINDS
+
+# Kinds the walk must collect for the index.
+BINDING_KINDS = frozenset({
+    "variable_declarator", "formal_parameters", "function_declaration",
+    "generator_function_declaration", "class_declaration", "import_statement",
+    "catch_clause", "arrow_function",
+})
+
+
+@dataclass
+class Binding:
+    """One declared name. ``path`` is the destructuring path into ``init``."""
+
+    name: str
+    kind: str  # const | let | var | param | function | class | import | catch
+    name_node: Node
+    declaration: Node
+    init: Node | None = None
+    path: tuple[str | int, ...] = ()
+    import_source: str | None = None
+    imported_name: str | None = None  # "default", "*" or the exported name
+
+
+@dataclass
+class ScopeIndex:
+    bindings: dict[tuple[int, str], Binding] = field(default_factory=dict)
+    by_name: dict[str, list[Binding]] = field(default_factory=dict)
+
+    def add(self, scope: Node, binding: Binding) -> None:
+        self.bindings.setdefault((scope.id, binding.name), binding)
+        self.by_name.setdefault(binding.name, []).append(binding)
+
+    def resolve(self, identifier: Node) -> Binding | None:
+        """The binding ``identifier`` refers to, or None for a global or unknown name."""
+        name = identifier.text.decode("utf-8", errors="replace")
+        if name not in self.by_name:
+            return None
+        node = identifier.parent
+        while node is not None:
+            binding = self.bindings.get((node.id, name))
+            if binding is not None:
+                return binding
+            node = node.parent
+        return None
+
+    def is_global(self, identifier: Node) -> bool:
+        return self.resolve(identifier) is None
+
+
+def nearest(node: Node, kinds: frozenset[str]) -> Node:
+    current = node.parent
+    while current is not None and current.type not in kinds:
+        current = current.parent
+    return current if current is not None else node
+
+
+def _declaration_kind(declarator: Node) -> str:
+    parent = declarator.parent
+    if parent is not None and parent.type == "variable_declaration":
+        return "var"
+    if parent is not None and parent.type == "lexical_declaration":
+        keyword = parent.child(0)
+        return keyword.type if keyword is not None else "let"
+    return "let"
+
+
+def pattern_names(pattern: Node, path: tuple[str | int, ...] = ()):
+    """Yield (identifier node, destructuring path) for every name a pattern binds, iteratively."""
+    stack = [(pattern, path)]
+    while stack:
+        node, node_path = stack.pop()
+        kind = node.type
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            yield node, node_path + ((node.text.decode(),) if kind == "shorthand_property_identifier_pattern" else ())
+        elif kind == "object_pattern":
+            for child in reversed(node.named_children):
+                if child.type == "shorthand_property_identifier_pattern":
+                    stack.append((child, node_path))
+                elif child.type == "pair_pattern":
+                    key = child.child_by_field_name("key")
+                    value = child.child_by_field_name("value")
+                    if key is not None and value is not None:
+                        stack.append((value, node_path + (property_key(key) or "?",)))
+                elif child.type == "object_assignment_pattern":
+                    left = child.child_by_field_name("left")
+                    if left is not None:
+                        stack.append((left, node_path))
+                elif child.type == "rest_pattern":
+                    stack.extend((grand, node_path + ("...",)) for grand in child.named_children)
+        elif kind == "array_pattern":
+            for index, child in enumerate(node.named_children):
+                stack.append((child, node_path + (index,)))
+        elif kind in ("assignment_pattern", "object_assignment_pattern"):
+            left = node.child_by_field_name("left")
+            if left is not None:
+                stack.append((left, node_path))
+        elif kind in ("rest_pattern", "required_parameter", "optional_parameter"):
+            target = node.child_by_field_name("pattern")
+            children = [target] if target is not None else node.named_children[:1]
+            stack.extend((child, node_path) for child in children)
+
+
+def property_key(key: Node) -> str | None:
+    """The static name of an object key node (identifier, string, number, computed string)."""
+    kind = key.type
+    if kind in ("property_identifier", "identifier", "shorthand_property_identifier",
+                "private_property_identifier"):
+        return key.text.decode("utf-8", errors="replace")
+    if kind == "string":
+        from webmcp_lint.evaluate import string_value
+
+        return string_value(key)
+    if kind == "number":
+        return key.text.decode()
+    if kind == "computed_property_name":
+        inner = key.named_children[0] if key.named_children else None
+        if inner is not None and inner.type in ("string", "template_string"):
+            from webmcp_lint.evaluate import string_value
+
+            return string_value(inner)
+    return None
+
+
+def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
+    """Index every binding the walk collected."""
+    index = ScopeIndex()
+    for declarator in nodes.get("variable_declarator", ()):
+        name = declarator.child_by_field_name("name")
+        if name is None:
+            continue
+        kind = _declaration_kind(declarator)
+        scope = nearest(declarator, FUNCTION_KINDS | {"program"}) if kind == "var" else nearest(declarator, BLOCK_SCOPE_KINDS)
+        init = declarator.child_by_field_name("value")
+        for identifier, path in pattern_names(name):
+            index.add(scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, declarator, init, path))
+    for params in nodes.get("formal_parameters", ()):
+        function = params.parent
+        if function is None:
+            continue
+        for parameter in params.named_children:
+            for identifier, path in pattern_names(parameter):
+                index.add(function, Binding(identifier.text.decode("utf-8", errors="replace"), "param", identifier, parameter, None, path))
+    for arrow in nodes.get("arrow_function", ()):
+        parameter = arrow.child_by_field_name("parameter")
+        if parameter is not None and parameter.type == "identifier":
+            index.add(arrow, Binding(parameter.text.decode("utf-8", errors="replace"), "param", parameter, arrow))
+    for kind_name, kinds in (("function", ("function_declaration", "generator_function_declaration")), ("class", ("class_declaration",))):
+        for kind in kinds:
+            for declaration in nodes.get(kind, ()):
+                name = declaration.child_by_field_name("name")
+                if name is not None:
+                    index.add(nearest(declaration, BLOCK_SCOPE_KINDS), Binding(name.text.decode("utf-8", errors="replace"), kind_name, name, declaration, declaration))
+    for catch in nodes.get("catch_clause", ()):
+        parameter = catch.child_by_field_name("parameter")
+        if parameter is not None:
+            for identifier, path in pattern_names(parameter):
+                index.add(catch, Binding(identifier.text.decode("utf-8", errors="replace"), "catch", identifier, catch, None, path))
+    for statement in nodes.get("import_statement", ()):
+        _index_import(index, statement)
+    return index
+
+
+def _index_import(index: ScopeIndex, statement: Node) -> None:
+    source_node = statement.child_by_field_name("source")
+    if source_node is None:
+        return
+    from webmcp_lint.evaluate import string_value
+
+    source = string_value(source_node)
+    program = nearest(statement, frozenset({"program"}))
+    clause = next((child for child in statement.named_children if child.type == "import_clause"), None)
+    if clause is None:
+        return
+    for child in clause.named_children:
+        if child.type == "identifier":
+            index.add(program, Binding(child.text.decode(), "import", child, statement, None, (), source, "default"))
+        elif child.type == "namespace_import":
+            for name in child.named_children:
+                if name.type == "identifier":
+                    index.add(program, Binding(name.text.decode(), "import", name, statement, None, (), source, "*"))
+        elif child.type == "named_imports":
+            for specifier in child.named_children:
+                if specifier.type != "import_specifier":
+                    continue
+                imported = specifier.child_by_field_name("name")
+                alias = specifier.child_by_field_name("alias") or imported
+                if imported is None or alias is None:
+                    continue
+                index.add(program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
+                                           property_key(imported) or imported.text.decode()))

@@ -1,0 +1,117 @@
+"""Source text of one file: decoding, and byte offsets to line/column.
+
+Everything downstream (tree-sitter, findings, fixes) works on byte offsets
+into ``SourceFile.data``, the UTF-8 encoding of the decoded text. A file in
+another encoding is transcoded once here, so its positions stay exact in
+characters; ``encoding`` remembers how to write it back.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+class BinaryFileError(ValueError):
+    """Raised for bytes that are not text (NUL bytes outside a UTF-16/32 BOM)."""
+
+
+def decode(raw: bytes) -> tuple[str, str]:
+    """Return (text, encoding). UTF-8 first, a BOM's encoding, else cp1252/latin-1."""
+    for bom, encoding in BOMS:
+        if raw.startswith(bom):
+            return raw.decode(encoding, errors="replace"), encoding
+    if b"\x00" in raw:
+        raise BinaryFileError("contains NUL bytes")
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), "latin-1"
+
+
+@dataclass
+class SourceFile:
+    """A file's text with its position index (built lazily, once)."""
+
+    path: Path
+    display_path: str
+    text: str
+    encoding: str = "utf-8"
+    data: bytes = field(init=False, repr=False)
+    _line_starts: list[int] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.data = self.text.encode("utf-8", errors="surrogatepass")
+
+    @classmethod
+    def from_bytes(cls, path: Path, display_path: str, raw: bytes) -> "SourceFile":
+        text, encoding = decode(raw)
+        return cls(path, display_path, text, encoding)
+
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.data.find
+            position = find(b"\n")
+            while position != -1:
+                starts.append(position + 1)
+                position = find(b"\n", position + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_index(self, offset: int) -> int:
+        """0-based line holding byte ``offset``."""
+        return bisect.bisect_right(self.line_starts, offset) - 1
+
+    def line_bytes(self, line_index: int) -> bytes:
+        starts = self.line_starts
+        end = starts[line_index + 1] if line_index + 1 < len(starts) else len(self.data)
+        return self.data[starts[line_index]:end].rstrip(b"\r\n")
+
+    def line_text(self, line_index: int) -> str:
+        return self.line_bytes(line_index).decode("utf-8", errors="replace")
+
+    def position(self, offset: int, *, utf16: bool = False) -> tuple[int, int]:
+        """1-based (line, column) of a byte offset; columns in code points or UTF-16 units."""
+        offset = max(0, min(offset, len(self.data)))
+        line = self.line_index(offset)
+        prefix = self.data[self.line_starts[line]:offset].decode("utf-8", errors="replace")
+        if utf16:
+            column = sum(2 if ord(ch) > 0xFFFF else 1 for ch in prefix)
+        else:
+            column = len(prefix)
+        return line + 1, column + 1
+
+    def offset(self, line: int, column: int, *, utf16: bool = False) -> int:
+        """Byte offset of a 1-based (line, column); the inverse of ``position``."""
+        starts = self.line_starts
+        line_index = max(0, min(line - 1, len(starts) - 1))
+        text = self.line_text(line_index)
+        units = 0
+        chars = 0
+        while chars < len(text) and units < column - 1:
+            units += 2 if (utf16 and ord(text[chars]) > 0xFFFF) else 1
+            chars += 1
+        return starts[line_index] + len(text[:chars].encode("utf-8", errors="surrogatepass"))
+
+    def slice(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", errors="replace")
+
+    def encode_back(self, text: str) -> bytes:
+        """Encode edited text the way the file was stored (BOM included)."""
+        return text.encode(self.encoding, errors="surrogatepass")

@@ -1,0 +1,95 @@
+"""Small questions about tree-sitter nodes that extractors and rules share."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from tree_sitter import Node
+
+from webmcp_lint.evaluate import TRANSPARENT_KINDS
+from webmcp_lint.scope import FUNCTION_KINDS, ScopeIndex
+
+GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self"})
+
+
+def text(node: Node | None) -> str:
+    return "" if node is None else node.text.decode("utf-8", errors="replace")
+
+
+def unwrap(node: Node | None) -> Node | None:
+    """Strip parentheses, TypeScript casts and non-null assertions."""
+    while node is not None and node.type in TRANSPARENT_KINDS:
+        if node.type == "parenthesized_expression":
+            node = next((child for child in node.named_children if child.type != "comment"), None)
+        else:
+            node = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
+    return node
+
+
+def is_global_name(node: Node | None, name: str, scopes: ScopeIndex) -> bool:
+    """``node`` is the global ``name`` (``document``, ``window.document``, ``globalThis.navigator``...)."""
+    node = unwrap(node)
+    if node is None:
+        return False
+    if node.type == "identifier":
+        return text(node) == name and scopes.is_global(node)
+    if node.type == "member_expression":
+        property_node = node.child_by_field_name("property")
+        obj = unwrap(node.child_by_field_name("object"))
+        if text(property_node) != name or obj is None or obj.type != "identifier":
+            return False
+        return text(obj) in GLOBAL_OBJECTS and scopes.is_global(obj)
+    return False
+
+
+def member_name(node: Node) -> str | None:
+    """The property name of a member expression (``a.b`` or ``a?.b``)."""
+    if node.type != "member_expression":
+        return None
+    property_node = node.child_by_field_name("property")
+    return text(property_node) if property_node is not None else None
+
+
+def is_optional_member(node: Node) -> bool:
+    return node.type == "member_expression" and node.child_by_field_name("optional_chain") is not None
+
+
+def call_arguments(call: Node) -> list[Node]:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return []
+    return [child for child in arguments.named_children if child.type != "comment"]
+
+
+def enclosing_function(node: Node) -> Node | None:
+    current = node.parent
+    while current is not None:
+        if current.type in FUNCTION_KINDS:
+            return current
+        current = current.parent
+    return None
+
+
+def ancestors(node: Node) -> Iterator[Node]:
+    current = node.parent
+    while current is not None:
+        yield current
+        current = current.parent
+
+
+def is_within(node: Node, container: Node | None) -> bool:
+    return container is not None and container.start_byte <= node.start_byte and node.end_byte <= container.end_byte
+
+
+def first_error(root: Node) -> Node | None:
+    """The first ERROR or MISSING node, found by descending only into subtrees that have one."""
+    if not root.has_error:
+        return None
+    node = root
+    while True:
+        if node.is_error or node.is_missing:
+            return node
+        child = next((child for child in node.children if child.has_error or child.is_missing), None)
+        if child is None:
+            return node
+        node = child
