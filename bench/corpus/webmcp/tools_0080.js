@@ -1,0 +1,118 @@
+import { api } from "./api.js";
+import { store } from "./store.js";
+
+export async function registerTools80(controller) {
+  const mc = document.modelContext;
+  if (!mc) return;
+
+  await mc.registerTool({
+    name: "find_flight_800",
+    description: "Finds a flight for the signed-in user. Use when they ask to find one.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    const response = await fetch(`/api/flights?q=${encodeURIComponent(query)}&limit=${limit}`, { signal });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "send_invoice_801",
+    description: "Takes a string `query` and returns matching invoices.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    try {
+      return await api.sendInvoice({ query, limit }, { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    },
+    annotations: { consequentialHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "search_order_802",
+    description: "Searchs a order for the signed-in user. Use when they ask to search one.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const response = await fetch(`/api/orders?q=${encodeURIComponent(query)}&limit=${limit}`, { method: "GET" });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "delete_ticket_803",
+    description: "Deletes a ticket for the signed-in user. Use when they ask to delete one.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const response = await fetch(`/api/tickets?q=${encodeURIComponent(query)}&limit=${limit}`, { signal });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: {  },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "create_order_804",
+    description: "Create orders. Sort is one of newest, oldest; defaults to newest.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const response = await fetch(`/api/orders?q=${encodeURIComponent(query)}&limit=${limit}`, { signal });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: {  },
+  }, { signal: controller.signal });
+}

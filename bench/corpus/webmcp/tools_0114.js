@@ -1,0 +1,69 @@
+import { api } from "./api.js";
+import { store } from "./store.js";
+
+export async function registerTools114(controller) {
+  const mc = document.modelContext;
+  if (!mc) return;
+
+  await mc.registerTool({
+    name: "search_review_1140",
+    description: "Takes a string `query` and returns matching reviews.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const items = await store.load("review");
+    if (!items.length) throw new Error("nothing found");
+    return items.filter((item) => item.name.includes(query)).slice(0, limit);
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "export_order_1141",
+    description: "Takes a string `query` and returns matching orders.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const response = await fetch(`/api/orders?q=${encodeURIComponent(query)}&limit=${limit}`, { signal });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "search_ticket_1142",
+    description: "Search tickets. Sort is one of newest, oldest; defaults to newest.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    const items = await store.load("ticket");
+    if (!items.length) throw new Error("nothing found");
+    return items.filter((item) => item.name.includes(query)).slice(0, limit);
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+}

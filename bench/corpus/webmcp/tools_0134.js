@@ -1,0 +1,118 @@
+import { api } from "./api.js";
+import { store } from "./store.js";
+
+export async function registerTools134(controller) {
+  const mc = document.modelContext;
+  if (!mc) return;
+
+  await mc.registerTool({
+    name: "cancel_profile_1340",
+    description: "Cancels a profile for the signed-in user. Use when they ask to cancel one.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 20, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 20 }, { signal }) {
+    try {
+      return await api.cancelProfile({ query, limit }, { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    },
+    annotations: {  },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "get_order_1341",
+    description: "Get orders. Sort is one of newest, oldest; defaults to newest.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    try {
+      return await api.getOrder({ query, limit }, { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    },
+    annotations: {  },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "cancel_order_1342",
+    description: "Takes a string `query` and returns matching orders.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    try {
+      return await api.cancelOrder({ query, limit }, { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    },
+    annotations: { consequentialHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "update_product_1343",
+    description: "Takes a string `query` and returns matching products.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    const response = await fetch(`/api/products?q=${encodeURIComponent(query)}&limit=${limit}`, { method: "GET" });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: { consequentialHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "export_flight_1344",
+    description: "Takes a string `query` and returns matching flights.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const items = await store.load("flight");
+    if (!items.length) throw new Error("nothing found");
+    return items.filter((item) => item.name.includes(query)).slice(0, limit);
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+}

@@ -1,0 +1,72 @@
+import { api } from "./api.js";
+import { store } from "./store.js";
+
+export async function registerTools146(controller) {
+  const mc = document.modelContext;
+  if (!mc) return;
+
+  await mc.registerTool({
+    name: "search_invoice_1460",
+    description: "Takes a string `query` and returns matching invoices.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const response = await fetch(`/api/invoices?q=${encodeURIComponent(query)}&limit=${limit}`, { signal });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: {  },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "send_invoice_1461",
+    description: "Takes a string `query` and returns matching invoices.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    try {
+      return await api.sendInvoice({ query, limit }, { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    },
+    annotations: { consequentialHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "get_cart_item_1462",
+    description: "Takes a string `query` and returns matching cart items.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    const items = await store.load("cart_item");
+    if (!items.length) throw new Error("nothing found");
+    return items.filter((item) => item.name.includes(query)).slice(0, limit);
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+}

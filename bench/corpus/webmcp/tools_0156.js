@@ -1,0 +1,117 @@
+import { api } from "./api.js";
+import { store } from "./store.js";
+
+export async function registerTools156(controller) {
+  const mc = navigator.modelContext;
+  if (!mc) return;
+
+  await mc.registerTool({
+    name: "preview_message_1560",
+    description: "Takes a string `query` and returns matching messages.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    const response = await fetch(`/api/messages?q=${encodeURIComponent(query)}&limit=${limit}`, { method: "GET" });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "send_review_1561",
+    description: "Sends a review for the signed-in user. Use when they ask to send one.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    const response = await fetch(`/api/reviews?q=${encodeURIComponent(query)}&limit=${limit}`, { method: "GET" });
+    if (!response.ok) {
+      return { error: `Request failed with status ${response.status}` };
+    }
+    return await response.json();
+    },
+    annotations: {  },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "update_invoice_1562",
+    description: "Takes a string `query` and returns matching invoices.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 10 }, { signal }) {
+    try {
+      return await api.updateInvoice({ query, limit }, { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    },
+    annotations: { consequentialHint: true },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "cancel_report_1563",
+    description: "Cancel reports. Sort is one of newest, oldest; defaults to newest.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 50 }, { signal }) {
+    try {
+      return await api.cancelReport({ query, limit }, { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    },
+    annotations: {  },
+  }, { signal: controller.signal });
+
+  await mc.registerTool({
+    name: "search_review_1564",
+    description: "Searchs a review for the signed-in user. Use when they ask to search one.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Words to look for." },
+        sort: { type: "string", enum: ['newest', 'oldest', 'price_low_to_high', 'price_high_to_low', 'rating'], default: "newest", description: "Order of the results." },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 20, description: "How many to return." },
+      },
+      required: ["query"],
+    },
+    async execute({ query, sort = "newest", limit = 20 }, { signal }) {
+    const items = await store.load("review");
+    if (!items.length) throw new Error("nothing found");
+    return items.filter((item) => item.name.includes(query)).slice(0, limit);
+    },
+    annotations: { readOnlyHint: true },
+  }, { signal: controller.signal });
+}

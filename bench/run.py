@@ -1,0 +1,200 @@
+"""Benchmark: webmcp-lint against the physical floors and ESLint, Semgrep and ast-grep.
+
+    python bench/run.py [--runs 3] [--setup-tools] [--skip-npm]
+
+Builds two corpora outside the repository (its .gitignore would hide them
+from every linter), in $WEBMCP_LINT_BENCH_DIR or ~/.cache/webmcp-lint-bench: the sources of pinned
+npm packages (a large real codebase that holds no WebMCP code), and 200
+generated WebMCP files (bench/generate.py, seeded). Every figure is the
+median wall time of ``--runs`` runs of a subprocess, with its peak RSS, all in
+one run so the ratios are fair. Writes bench/RESULTS.md.
+
+``--setup-tools`` installs the comparison tools into bench/tools/ (npm: eslint,
+@ast-grep/cli; a venv with semgrep). Tools that are not installed are
+reported as such, not guessed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = Path(os.environ.get("WEBMCP_LINT_BENCH_DIR", Path.home() / ".cache" / "webmcp-lint-bench"))
+TOOLS = HERE / "tools"
+PYTHON = sys.executable
+NPM_PACKAGES = [
+    "typescript@5.9.3", "monaco-editor@0.52.2", "three@0.180.0", "@angular/core@20.3.15",
+    "vue@3.5.22", "rxjs@7.8.2", "react-dom@19.2.0", "lodash-es@4.17.21", "zod@4.1.12",
+]
+ESLINT_CONFIG = """export default [{
+  files: ["**/*.js", "**/*.mjs", "**/*.cjs", "**/*.ts", "**/*.mts", "**/*.cts", "**/*.jsx", "**/*.tsx"],
+  languageOptions: { ecmaVersion: "latest", sourceType: "module" },
+  rules: { "no-restricted-syntax": ["error",
+    "MemberExpression[object.name='navigator'][property.name='modelContext']",
+    "CallExpression[callee.property.name='registerTool'][callee.object.property.name='modelContext']"] },
+}];
+"""
+SEMGREP_RULE = """rules:
+  - id: webmcp
+    languages: [javascript, typescript]
+    severity: ERROR
+    message: WebMCP
+    pattern-either:
+      - pattern: navigator.modelContext
+      - pattern: $X.modelContext.registerTool(...)
+"""
+AST_GREP_PATTERN = "$X.modelContext.registerTool($$$ARGS)"
+
+
+def build_npm_corpus(target: Path) -> None:
+    if target.exists() and any(target.iterdir()):
+        return
+    target.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        subprocess.run(["npm", "pack", "--silent", *NPM_PACKAGES], cwd=scratch, check=True, stdout=subprocess.DEVNULL)
+        for archive in sorted(Path(scratch).glob("*.tgz")):
+            destination = target / archive.name.removesuffix(".tgz")
+            with tarfile.open(archive) as bundle:
+                bundle.extractall(destination, filter="data")
+
+
+def build_webmcp_corpus(target: Path) -> None:
+    if target.exists() and any(target.iterdir()):
+        return
+    sys.path.insert(0, str(HERE))
+    from generate import generate
+
+    generate(target)
+
+
+def setup_tools() -> None:
+    TOOLS.mkdir(exist_ok=True)
+    subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(TOOLS),
+                    "eslint@9", "@ast-grep/cli"], check=True)
+    venv = TOOLS / "semgrep-venv"
+    if not venv.exists():
+        subprocess.run([PYTHON, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "semgrep"], check=True)
+
+
+def tool_commands(corpus: Path) -> dict[str, list[str] | None]:
+    eslint = TOOLS / "node_modules" / ".bin" / "eslint"
+    ast_grep = TOOLS / "node_modules" / ".bin" / "ast-grep"
+    semgrep = TOOLS / "semgrep-venv" / "bin" / "semgrep"
+    config_dir = TOOLS / "config"
+    config_dir.mkdir(parents=True, exist_ok=True)
+    (config_dir / "eslint.config.mjs").write_text(ESLINT_CONFIG)
+    (config_dir / "semgrep.yml").write_text(SEMGREP_RULE)
+    return {
+        "ESLint (1 rule)": [str(eslint), "--no-config-lookup", "-c", str(config_dir / "eslint.config.mjs"),
+                            "--no-warn-ignored", str(corpus)] if eslint.exists() else None,
+        "Semgrep (1 rule)": [str(semgrep), "scan", "--metrics=off", "--disable-version-check", "--quiet",
+                             "--config", str(config_dir / "semgrep.yml"), str(corpus)] if semgrep.exists() else None,
+        "ast-grep (1 pattern)": [str(ast_grep), "run", "--pattern", AST_GREP_PATTERN, "--lang", "js",
+                                 str(corpus)] if ast_grep.exists() else None,
+    }
+
+
+def measure(command: list[str], runs: int, env: dict[str, str] | None = None,
+            before_each=None) -> tuple[float, float, int]:
+    """Median and minimum seconds and peak RSS (KiB) over ``runs`` runs."""
+    times = []
+    peak = 0
+    for _ in range(runs):
+        if before_each is not None:
+            before_each()
+        with tempfile.NamedTemporaryFile("r") as rss:
+            start = time.perf_counter()
+            subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, *command],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            times.append(time.perf_counter() - start)
+            try:
+                peak = max(peak, int(rss.read().strip().splitlines()[-1]))
+            except (ValueError, IndexError):
+                pass
+    return statistics.median(times), min(times), peak
+
+
+def corpus_size(path: Path) -> tuple[int, int]:
+    sys.path.insert(0, str(HERE.parent))
+    from webmcp_lint.discovery import discover
+
+    files = discover([str(path)]).files
+    return len(files), sum(file.stat().st_size for file in files)
+
+
+def bench_corpus(name: str, corpus: Path, runs: int) -> list[tuple[str, float, float, int]]:
+    cache = Path(tempfile.mkdtemp(prefix="webmcp-lint-cache-"))
+    lint = [PYTHON, "-m", "webmcp_lint", "check", str(corpus), "--format", "json", "--exit-zero"]
+    has_cache = "--no-cache" in subprocess.run([*lint[:4], "--help"], capture_output=True, text=True).stdout
+    rows = []
+    for label, mode in (("read floor", "read"), ("read + prefilter floor", "prefilter"), ("parse floor (1 process)", "parse")):
+        rows.append((label, *measure([PYTHON, str(HERE / "floors.py"), mode, str(corpus)], runs)))
+    if has_cache:
+        rows.append(("webmcp-lint cold", *measure([*lint, "--cache-dir", str(cache)], runs,
+                                                  before_each=lambda: shutil.rmtree(cache, ignore_errors=True))))
+        rows.append(("webmcp-lint warm (cache)", *measure([*lint, "--cache-dir", str(cache)], runs)))
+    else:
+        rows.append(("webmcp-lint (no cache yet)", *measure(lint, runs)))
+    for label, command in tool_commands(corpus).items():
+        if command is None:
+            rows.append((f"{label}: not installed", float("nan"), float("nan"), 0))
+        else:
+            rows.append((label, *measure(command, runs)))
+    shutil.rmtree(cache, ignore_errors=True)
+    return rows
+
+
+def table(name: str, corpus: Path, rows, runs: int) -> str:
+    files, size = corpus_size(corpus)
+    reference = {label: median for label, median, _, _ in rows}
+    floor_prefilter = reference.get("read + prefilter floor")
+    floor_parse = reference.get("parse floor (1 process)")
+    lines = [f"### {name}: {files:,} files, {size / 1e6:.1f} MB ({runs} runs each)", "",
+             "| measurement | median s | min s | peak RSS MB | × prefilter floor | × parse floor |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for label, median, fastest, peak in rows:
+        if median != median:  # NaN: not installed
+            lines.append(f"| {label} | – | – | – | – | – |")
+            continue
+        lines.append(f"| {label} | {median:.3f} | {fastest:.3f} | {peak / 1024:.0f} | "
+                     f"{median / floor_prefilter:.2f} | {median / floor_parse:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--setup-tools", action="store_true")
+    parser.add_argument("--skip-npm", action="store_true", help="only the generated WebMCP corpus")
+    arguments = parser.parse_args()
+    os.chdir(HERE.parent)
+    if arguments.setup_tools:
+        setup_tools()
+    sections = []
+    webmcp = CORPUS / "webmcp"
+    build_webmcp_corpus(webmcp)
+    sections.append(table("Generated WebMCP corpus", webmcp, bench_corpus("webmcp", webmcp, arguments.runs), arguments.runs))
+    if not arguments.skip_npm:
+        npm = CORPUS / "npm"
+        build_npm_corpus(npm)
+        sections.append(table("npm package sources", npm, bench_corpus("npm", npm, arguments.runs), arguments.runs))
+    machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+               f"{platform.system()} {platform.release()}")
+    report = "# Benchmark results\n\nMachine: " + machine + "\n\nCommand: `python bench/run.py`\n\n" + "\n".join(sections)
+    (HERE / "RESULTS.md").write_text(report, encoding="utf-8")
+    print(report)
+
+
+if __name__ == "__main__":
+    main()
