@@ -9,13 +9,14 @@ from typing import Iterator
 
 import pathspec
 
+from webmcp_lint.embedded import EMBEDDING_SUFFIXES
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 
 DEFAULT_EXCLUDED_DIRS = frozenset({
     "node_modules", ".git", "dist", "build", "out", "coverage", ".next", ".nuxt",
     ".svelte-kit", "vendor", ".webmcp_lint_cache",
 })
-LINTED_SUFFIXES = frozenset(SCRIPT_LANGUAGE_BY_SUFFIX)
+LINTED_SUFFIXES = frozenset(SCRIPT_LANGUAGE_BY_SUFFIX) | EMBEDDING_SUFFIXES
 
 
 @dataclass

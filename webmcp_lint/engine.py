@@ -18,7 +18,8 @@ from webmcp_lint.diagnostics import Diagnostic, Severity
 from webmcp_lint.discovery import Skip, discover, display_path
 from webmcp_lint.evaluate import Evaluator
 from webmcp_lint.extract import all_extractors, may_hold_webmcp
-from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX, nodes_by_kind, parse
+from webmcp_lint.embedded import is_embedding, split_markup
+from webmcp_lint.languages import HTML, SCRIPT_LANGUAGE_BY_SUFFIX, nodes_by_kind, parse
 from webmcp_lint.model import FileAnalysis, Finding, Project, Script
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
 from webmcp_lint.scope import BINDING_KINDS, build_index
@@ -82,8 +83,9 @@ def subscribed_kinds(rules: Iterable[Rule]) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def build_script(source: SourceFile, language: str, kinds: frozenset[str], ranges=None) -> Script:
-    tree = parse(source.data, language, ranges)
+def build_script(source: SourceFile, language: str, kinds: frozenset[str], ranges=None, tree=None) -> Script:
+    """One Script; ``ranges`` limit the parse to embedded scripts, ``tree`` is an already parsed one."""
+    tree = tree if tree is not None else parse(source.data, language, ranges)
     nodes = nodes_by_kind(tree.root_node, language, kinds)
     scopes = build_index(nodes)
     return Script(source, language, tree, nodes, scopes, Evaluator(scopes))
@@ -92,18 +94,34 @@ def build_script(source: SourceFile, language: str, kinds: frozenset[str], range
 def analyze_source(source: SourceFile, kinds: frozenset[str]) -> FileAnalysis:
     """Parse and extract one file (no rules yet)."""
     analysis = FileAnalysis(source)
-    language = language_for(source.display_path)
-    if language is None or not may_hold_webmcp(source.data):
+    if not may_hold_webmcp(source.data):
         return analysis
-    script = build_script(source, language, kinds)
-    analysis.scripts.append(script)
+    analysis.scripts.extend(file_scripts(source, kinds))
+    if not analysis.scripts:
+        return analysis
     analysis.has_webmcp_code = True
-    error = first_error(script.tree.root_node)
-    if error is not None:
-        analysis.parse_errors.append((script, error))
+    for script in analysis.scripts:
+        # Markup is forgiving (browsers recover from anything): only script parse errors count.
+        error = first_error(script.tree.root_node) if script.language != HTML else None
+        if error is not None:
+            analysis.parse_errors.append((script, error))
     for extractor in all_extractors():
-        extractor.extract(script, analysis)
+        for script in analysis.scripts:
+            extractor.extract(script, analysis)
     return analysis
+
+
+def file_scripts(source: SourceFile, kinds: frozenset[str]) -> list[Script]:
+    """A file's parse trees: the whole script, or an HTML/Vue/Svelte file's markup then its script sections."""
+    language = language_for(source.display_path)
+    if language is not None:
+        return [build_script(source, language, kinds)]
+    if not is_embedding(source.display_path):
+        return []
+    markup = split_markup(source.data, source.display_path)
+    return [build_script(source, HTML, kinds, tree=markup.tree)] + [
+        build_script(source, section.language, kinds, section.ranges) for section in markup.sections
+    ]
 
 
 class _RuleRunner:

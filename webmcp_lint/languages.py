@@ -5,12 +5,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 import tree_sitter
+import tree_sitter_html
 import tree_sitter_javascript
 import tree_sitter_typescript
 
 JAVASCRIPT = "javascript"
 TYPESCRIPT = "typescript"
 TSX = "tsx"
+HTML = "html"  # markup of .html/.htm/.vue/.svelte files and Angular templates
 
 SCRIPT_LANGUAGE_BY_SUFFIX = {
     ".js": JAVASCRIPT,
@@ -32,6 +34,8 @@ def language(name: str) -> tree_sitter.Language:
         return tree_sitter.Language(tree_sitter_typescript.language_typescript())
     if name == TSX:
         return tree_sitter.Language(tree_sitter_typescript.language_tsx())
+    if name == HTML:
+        return tree_sitter.Language(tree_sitter_html.language())
     raise KeyError(name)
 
 

@@ -1,0 +1,146 @@
+"""Scripts inside markup: ``.html``/``.htm`` pages, Vue and Svelte components.
+
+tree-sitter-html finds each ``<script>`` element and its raw text; the text is
+then parsed in its own language with ``included_ranges``, so every node keeps
+its byte offset in the containing file and a finding needs no position
+translation. The markup tree itself is kept too: forms live there.
+
+Grouping follows how the browser and the frameworks scope the code: a page's
+classic scripts share one global scope (one tree), each ``type="module"``
+script has its own (one tree each); a Vue or Svelte component's scripts
+(``<script>`` + ``<script setup>``, ``context="module"`` + instance) are one
+module (one tree per language).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tree_sitter
+from tree_sitter import Node
+
+from webmcp_lint.languages import HTML, JAVASCRIPT, TSX, TYPESCRIPT, nodes_by_kind, parse
+
+PAGE_SUFFIXES = frozenset({".html", ".htm"})
+COMPONENT_SUFFIXES = frozenset({".vue", ".svelte"})
+EMBEDDING_SUFFIXES = PAGE_SUFFIXES | COMPONENT_SUFFIXES
+
+# `type` values the browser runs as classic JavaScript (plus JSX that Babel-in-the-browser runs).
+CLASSIC_SCRIPT_TYPES = frozenset({
+    "", "text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript",
+    "application/ecmascript", "text/jsx", "text/babel",
+})
+MODULE_SCRIPT_TYPE = "module"
+LANGUAGE_BY_LANG = {
+    "": JAVASCRIPT, "js": JAVASCRIPT, "javascript": JAVASCRIPT, "jsx": JAVASCRIPT,
+    "ts": TYPESCRIPT, "typescript": TYPESCRIPT, "tsx": TSX,
+}
+_MARKUP_KINDS = frozenset({"start_tag", "raw_text"})
+
+
+@dataclass
+class ScriptSection:
+    """The scripts of one scope: a language and the byte ranges of their text in the file."""
+
+    language: str
+    ranges: list[tree_sitter.Range] = field(default_factory=list)
+
+
+@dataclass
+class Markup:
+    """A markup file split up: its HTML tree and the script sections to parse."""
+
+    tree: tree_sitter.Tree
+    sections: list[ScriptSection]
+
+
+def is_embedding(path: str) -> bool:
+    return Path(path).suffix.lower() in EMBEDDING_SUFFIXES
+
+
+def split_markup(data: bytes, path: str) -> Markup:
+    """Parse the markup and group its scripts into sections (one per scope and language)."""
+    tree = parse(data, HTML)
+    is_page = Path(path).suffix.lower() in PAGE_SUFFIXES
+    classic_by_language: dict[str, ScriptSection] = {}
+    sections: list[ScriptSection] = []
+    for start_tag, text in _script_texts(tree.root_node):
+        attributes = start_tag_attributes(start_tag)
+        if "src" in attributes:
+            continue
+        kind = _script_kind(attributes, is_page)
+        if kind is None:
+            continue
+        language, own_scope = kind
+        script_range = tree_sitter.Range(text.start_point, text.end_point, text.start_byte, text.end_byte)
+        if own_scope:
+            sections.append(ScriptSection(language, [script_range]))
+            continue
+        if language not in classic_by_language:
+            classic_by_language[language] = ScriptSection(language)
+            sections.append(classic_by_language[language])
+        classic_by_language[language].ranges.append(script_range)
+    return Markup(tree, sections)
+
+
+def _script_texts(root: Node) -> list[tuple[Node, Node]]:
+    """(start tag, raw text) of every non-empty script, closed or not (an unterminated one runs to the end)."""
+    found = []
+    for text in nodes_by_kind(root, HTML, _MARKUP_KINDS).get("raw_text", ()):
+        start_tag = text.prev_sibling
+        if text.end_byte > text.start_byte and start_tag is not None and start_tag.type == "start_tag" \
+                and tag_name(start_tag) == "script":
+            found.append((start_tag, text))
+    return found
+
+
+def _script_kind(attributes: dict[str, str], is_page: bool) -> tuple[str, bool] | None:
+    """(language, has its own scope) of a script, or None when it is not JavaScript/TypeScript."""
+    script_type = attributes.get("type", "").strip().lower()
+    if script_type not in CLASSIC_SCRIPT_TYPES and script_type != MODULE_SCRIPT_TYPE:
+        return None
+    if is_page:
+        return JAVASCRIPT, script_type == MODULE_SCRIPT_TYPE
+    language = LANGUAGE_BY_LANG.get(attributes.get("lang", "").strip().lower())
+    return (language, False) if language is not None else None
+
+
+def tag_name(tag: Node) -> str:
+    """The lower-cased name of a start tag, self-closing tag or element."""
+    if tag.type in ("element", "script_element", "style_element"):
+        tag = tag.child(0) or tag
+    name = next((child for child in tag.named_children if child.type == "tag_name"), None)
+    return name.text.decode("utf-8", errors="replace").lower() if name is not None else ""
+
+
+def attribute_parts(attribute: Node) -> tuple[Node | None, Node | None]:
+    """(name node, value node) of an HTML attribute; the value node is None for a bare attribute."""
+    name = value = None
+    for child in attribute.named_children:
+        if child.type == "attribute_name":
+            name = child
+        elif child.type == "attribute_value":
+            value = child
+        elif child.type == "quoted_attribute_value":
+            value = next((grand for grand in child.named_children if grand.type == "attribute_value"), child)
+    return name, value
+
+
+def attribute_text(value: Node | None) -> str:
+    """An attribute's value with character references decoded ("" for ``a=""`` or a bare attribute)."""
+    if value is None or value.type == "quoted_attribute_value":
+        return ""
+    return html.unescape(value.text.decode("utf-8", errors="replace"))
+
+
+def start_tag_attributes(tag: Node) -> dict[str, str]:
+    """Lower-cased attribute names to decoded values; the first of a repeated attribute wins, as in browsers."""
+    attributes: dict[str, str] = {}
+    for child in tag.named_children:
+        if child.type == "attribute":
+            name, value = attribute_parts(child)
+            if name is not None:
+                attributes.setdefault(name.text.decode("utf-8", errors="replace").lower(), attribute_text(value))
+    return attributes
