@@ -47,16 +47,16 @@ class GitIgnore:
     """Nested .gitignore files, each matched relative to its own directory."""
 
     def __init__(self) -> None:
-        self._specs: dict[Path, pathspec.PathSpec | None] = {}
+        self._specs: dict[Path, pathspec.GitIgnoreSpec | None] = {}
 
-    def _spec(self, directory: Path) -> pathspec.PathSpec | None:
+    def _spec(self, directory: Path) -> pathspec.GitIgnoreSpec | None:
         if directory not in self._specs:
             spec = None
             ignore_file = directory / ".gitignore"
             try:
                 if ignore_file.is_file():
                     lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
-                    spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+                    spec = pathspec.GitIgnoreSpec.from_lines(lines)
             except OSError:
                 spec = None
             self._specs[directory] = spec
