@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from tree_sitter import Node
+
 from webmcp_lint.diagnostics import Edit, Fix
-from webmcp_lint.model import FileAnalysis, Finding, finding_at
-from webmcp_lint.rules import FILES, rule
+from webmcp_lint.extract.imperative import model_context_kind
+from webmcp_lint.model import FileAnalysis, Finding, Script, finding_at
+from webmcp_lint.rules import FILES, nodes, rule
+from webmcp_lint.scope import FUNCTION_KINDS
+from webmcp_lint.suggest import closest, did_you_mean
+from webmcp_lint.syntax import (
+    GLOBAL_OBJECTS,
+    ancestors,
+    call_arguments,
+    is_global_name,
+    is_optional_member,
+    member_name,
+    text,
+    unwrap,
+)
 
 
 @rule("WM101", "deprecated-navigator-model-context", "error", on=FILES, fix="safe")
@@ -23,3 +38,384 @@ def deprecated_navigator_model_context(analysis: FileAnalysis) -> Iterator[Findi
         yield finding_at(reach.script.source, reach.node,
                          "navigator.modelContext is no longer supported (deprecated in Chromium 150); "
                          "use document.modelContext.", fix)
+
+
+# WM102 ---------------------------------------------------------------------------------------------
+
+REMOVED_METHODS = {
+    "unregisterTool": "unregisterTool() no longer exists; pass a `signal` to registerTool and abort its "
+                      "controller to unregister the tool.",
+    "provideContext": "provideContext() no longer exists; register each tool with registerTool() instead.",
+    "clearContext": "clearContext() no longer exists; abort the signals the tools were registered with instead.",
+}
+
+
+@rule("WM102", "removed-model-context-method", "error", on=FILES)
+def removed_model_context_method(analysis: FileAnalysis) -> Iterator[Finding]:
+    for call in analysis.model_context_calls:
+        message = REMOVED_METHODS.get(call.method)
+        if message is not None:
+            yield finding_at(call.script.source, call.call, message)
+
+
+# WM103 ---------------------------------------------------------------------------------------------
+
+WRAPPER_KINDS = frozenset({"parenthesized_expression", "non_null_expression", "as_expression",
+                           "satisfies_expression", "type_assertion"})
+EXIT_KINDS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
+SEQUENCE_KINDS = frozenset({"program", "statement_block", "switch_case", "switch_default", "class_static_block"})
+MAX_TEST_DEPTH = 12
+
+
+@rule("WM103", "unguarded-model-context", "warning", on=FILES)
+def unguarded_model_context(analysis: FileAnalysis) -> Iterator[Finding]:
+    for ref in analysis.model_context_refs:
+        if ref.via_navigator:  # WM101 reports it (and its fix leads here)
+            continue
+        access = accessed_member(ref.node)
+        if access is None or is_optional_member(access):
+            continue
+        if not is_feature_detected(access, ref.script):
+            shown = "document.modelContext" if ref.node.type == "member_expression" else f"`{text(ref.node)}`"
+            yield finding_at(ref.script.source, ref.node,
+                             f"{shown} is used without feature detection and is undefined in browsers without "
+                             "WebMCP; check `'modelContext' in document` first (or return early).")
+
+
+def accessed_member(node: Node) -> Node | None:
+    """The member access or subscript made on ``node`` (through parentheses, casts and ``!``), if any."""
+    current = node
+    while current.parent is not None and current.parent.type in WRAPPER_KINDS:
+        current = current.parent
+    parent = current.parent
+    if parent is not None and parent.type in ("member_expression", "subscript_expression") \
+            and parent.child_by_field_name("object") == current:
+        return parent
+    return None
+
+
+def is_feature_detected(node: Node, script: Script) -> bool:
+    """Whether every path to ``node`` passes a check that a model context exists."""
+    child = node
+    for parent in ancestors(node):
+        kind = parent.type
+        if kind in ("if_statement", "ternary_expression", "while_statement"):
+            condition = parent.child_by_field_name("condition")
+            if _field_is(parent, "consequence", child) or _field_is(parent, "body", child):
+                if proves_presence(condition, script, True):
+                    return True
+            elif _field_is(parent, "alternative", child) and proves_presence(condition, script, False):
+                return True
+        elif kind == "binary_expression" and _field_is(parent, "right", child):
+            operator = parent.child_by_field_name("operator").type
+            left = parent.child_by_field_name("left")
+            if operator == "&&" and proves_presence(left, script, True):
+                return True
+            if operator == "||" and proves_presence(left, script, False):
+                return True
+        elif kind in SEQUENCE_KINDS:
+            for statement in parent.named_children:
+                if statement.start_byte >= child.start_byte:
+                    break
+                if statement.type == "if_statement" and _early_exit_proves_presence(statement, script):
+                    return True
+        child = parent
+    return False
+
+
+def _field_is(parent: Node, name: str, child: Node) -> bool:
+    value = parent.child_by_field_name(name)
+    return value is not None and value.id == child.id
+
+
+def _early_exit_proves_presence(statement: Node, script: Script) -> bool:
+    """``if (!('modelContext' in document)) return;``: code after it runs only when WebMCP exists."""
+    condition = statement.child_by_field_name("condition")
+    consequence = statement.child_by_field_name("consequence")
+    alternative = statement.child_by_field_name("alternative")
+    if _exits(consequence) and (alternative is None or not _exits(alternative)):
+        return proves_presence(condition, script, False)
+    if alternative is not None and _exits(alternative) and not _exits(consequence):
+        return proves_presence(condition, script, True)
+    return False
+
+
+def _exits(statement: Node | None) -> bool:
+    """A statement that always leaves the block: return/throw/break/continue, or a block ending in one."""
+    while statement is not None:
+        if statement.type in EXIT_KINDS:
+            return True
+        if statement.type == "else_clause":
+            statement = next((child for child in statement.named_children if child.type != "comment"), None)
+        elif statement.type == "statement_block":
+            body = [child for child in statement.named_children if child.type != "comment"]
+            statement = body[-1] if body else None
+        else:
+            return False
+    return False
+
+
+def proves_presence(test: Node | None, script: Script, outcome: bool, depth: int = 0) -> bool:
+    """Whether ``test`` evaluating truthy (``outcome``) or falsy proves that a model context exists."""
+    test = unwrap(test)
+    if test is None or depth > MAX_TEST_DEPTH:
+        return False
+    kind = test.type
+    if kind == "unary_expression":
+        operator = test.child_by_field_name("operator").type
+        return operator == "!" and proves_presence(test.child_by_field_name("argument"), script, not outcome, depth + 1)
+    if kind == "binary_expression":
+        return _binary_proves_presence(test, script, outcome, depth)
+    if kind == "call_expression":
+        return _call_proves_presence(test, script, outcome, depth)
+    if kind in ("identifier", "member_expression", "subscript_expression"):
+        if outcome and _reaches_model_context(test, script):
+            return True
+        if kind == "identifier":
+            binding = script.scopes.resolve(test)
+            if binding is not None and binding.kind == "const" and binding.path == () and binding.init is not None:
+                return proves_presence(binding.init, script, outcome, depth + 1)
+    return False
+
+
+def _binary_proves_presence(test: Node, script: Script, outcome: bool, depth: int) -> bool:
+    operator = test.child_by_field_name("operator").type
+    left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+    if operator == "&&":
+        if outcome:
+            return proves_presence(left, script, True, depth + 1) or proves_presence(right, script, True, depth + 1)
+        return False
+    if operator == "||":
+        if outcome:
+            return proves_presence(left, script, True, depth + 1) and proves_presence(right, script, True, depth + 1)
+        return proves_presence(left, script, False, depth + 1) or proves_presence(right, script, False, depth + 1)
+    if operator == "in":
+        left = unwrap(left)
+        return outcome and left is not None and left.type == "string" and text(left)[1:-1] == "modelContext" \
+            and (is_global_name(right, "document", script.scopes) or is_global_name(right, "navigator", script.scopes))
+    if operator in ("===", "==", "!==", "!="):
+        present_when_equal = _comparison_meaning(left, right, operator, script)
+        if present_when_equal is None:
+            return False
+        negated = operator in ("!==", "!=")
+        return outcome == (present_when_equal != negated)
+    return False
+
+
+def _comparison_meaning(left: Node, right: Node, operator: str, script: Script) -> bool | None:
+    """For ``a == b``: True if equality means the model context exists, False if it means it is missing."""
+    for subject, other in ((unwrap(left), unwrap(right)), (unwrap(right), unwrap(left))):
+        if subject is None or other is None:
+            continue
+        if subject.type == "unary_expression" and subject.child_by_field_name("operator").type == "typeof" \
+                and _reaches_model_context(subject.child_by_field_name("argument"), script) and other.type == "string":
+            word = text(other)[1:-1]
+            if word == "undefined":
+                return False
+            if word in ("object", "function"):
+                return True
+            return None
+        if _reaches_model_context(subject, script):
+            if other.type == "undefined" or (other.type == "identifier" and text(other) == "undefined"):
+                return False
+            if other.type == "null" and operator in ("==", "!="):
+                return False
+    return None
+
+
+def _call_proves_presence(test: Node, script: Script, outcome: bool, depth: int) -> bool:
+    """``Boolean(mc)``, or a call of a local helper whose body is one feature test."""
+    callee = unwrap(test.child_by_field_name("function"))
+    arguments = call_arguments(test)
+    if callee is None or callee.type != "identifier":
+        return False
+    if text(callee) == "Boolean" and script.scopes.is_global(callee) and arguments:
+        return proves_presence(arguments[0], script, outcome, depth + 1)
+    binding = script.scopes.resolve(callee)
+    function = None
+    if binding is not None and binding.kind == "function":
+        function = binding.declaration
+    elif binding is not None and binding.kind == "const" and binding.init is not None:
+        function = unwrap(binding.init)
+    if function is None or function.type not in ("function_declaration", "function_expression", "arrow_function"):
+        return False
+    body = function.child_by_field_name("body")
+    if body is not None and body.type == "statement_block":
+        statements = [child for child in body.named_children if child.type != "comment"]
+        if len(statements) != 1 or statements[0].type != "return_statement":
+            return False
+        body = next((child for child in statements[0].named_children if child.type != "comment"), None)
+    return proves_presence(body, script, outcome, depth + 1)
+
+
+def _reaches_model_context(node: Node | None, script: Script) -> bool:
+    """``node`` is a model context, or a member chain read from one (``document.modelContext?.registerTool``)."""
+    current = unwrap(node)
+    for _ in range(MAX_TEST_DEPTH):
+        if current is None:
+            return False
+        if model_context_kind(current, script) is not None:
+            return True
+        if current.type not in ("member_expression", "subscript_expression"):
+            return False
+        current = unwrap(current.child_by_field_name("object"))
+    return False
+
+
+# WM104 ---------------------------------------------------------------------------------------------
+
+HAND_WRITTEN_TYPE_NAMES = frozenset({"ModelContext", "ModelContextTool", "ModelContextRegisterToolOptions"})
+AUGMENTED_GLOBALS = frozenset({"Document", "Navigator", "Window"})
+TYPES_ADVICE = "install `webmcp-types` and list it in tsconfig `compilerOptions.types` instead."
+
+
+@rule("WM104", "handwritten-model-context-types", "warning",
+      on=nodes("interface_declaration", "type_alias_declaration", "as_expression", "type_assertion"))
+def handwritten_model_context_types(node: Node, script: Script) -> Iterator[Finding]:
+    name_node = node.child_by_field_name("name")
+    name = text(name_node)
+    if node.type == "interface_declaration":
+        if name in HAND_WRITTEN_TYPE_NAMES:
+            yield finding_at(script.source, name_node, f"The `{name}` interface is written by hand; {TYPES_ADVICE}")
+        elif name in AUGMENTED_GLOBALS:
+            body = node.child_by_field_name("body")
+            for member in body.named_children if body is not None else ():
+                if text(member.child_by_field_name("name")) == "modelContext":
+                    yield finding_at(script.source, member,
+                                     f"`{name}.modelContext` is declared by hand; {TYPES_ADVICE}")
+    elif node.type == "type_alias_declaration":
+        value = node.child_by_field_name("value")
+        if name in HAND_WRITTEN_TYPE_NAMES and value is not None and not text(value).startswith("WebMCP."):
+            yield finding_at(script.source, name_node, f"The `{name}` type is written by hand; {TYPES_ADVICE}")
+    else:
+        cast_subject = unwrap(node)
+        holder = _cast_model_context_holder(node, cast_subject, script)
+        if holder is not None:
+            yield finding_at(script.source, node,
+                             f"Casting `{holder}` to reach `modelContext` hides the WebMCP types; {TYPES_ADVICE}")
+
+
+def _cast_model_context_holder(cast: Node, subject: Node | None, script: Script) -> str | None:
+    """'document' or 'navigator' when ``cast`` is ``(document as any)`` read as ``(...).modelContext``."""
+    access = accessed_member(cast)
+    if access is None or subject is None:
+        return None
+    for holder in ("document", "navigator"):
+        if is_global_name(subject, holder, script.scopes) and member_name(access) == "modelContext":
+            return holder
+        # (window as any).document.modelContext
+        if subject.type == "identifier" and text(subject) in GLOBAL_OBJECTS and script.scopes.is_global(subject) \
+                and member_name(access) == holder:
+            outer = accessed_member(access)
+            if outer is not None and member_name(outer) == "modelContext":
+                return holder
+    return None
+
+
+# WM106 ---------------------------------------------------------------------------------------------
+
+PASS_THROUGH_KINDS = frozenset({"parenthesized_expression", "sequence_expression", "ternary_expression",
+                                "as_expression", "satisfies_expression", "non_null_expression"})
+
+
+@rule("WM106", "floating-registration-promise", "info", on=FILES)
+def floating_registration_promise(analysis: FileAnalysis) -> Iterator[Finding]:
+    for registration in analysis.registrations:
+        call = registration.call
+        if call.type != "call_expression" or not _promise_dropped(call):
+            continue
+        message = ("The promise registerTool returns is dropped, so a rejection (duplicate or invalid name, "
+                   "aborted signal) becomes an unhandled rejection; `await` it or add `.catch()`.")
+        if _inside_try_block(call):
+            message = ("The promise registerTool returns is dropped, and the surrounding try/catch cannot catch "
+                       "its rejection; `await` it or add `.catch()`.")
+        yield finding_at(registration.source, call, message)
+
+
+def _promise_dropped(call: Node) -> bool:
+    """The call's value ends in an expression statement: nothing awaits, returns, stores or chains it."""
+    current = call
+    while current.parent is not None:
+        parent = current.parent
+        if parent.type == "expression_statement":
+            return True
+        if parent.type in PASS_THROUGH_KINDS:
+            current = parent
+        elif parent.type == "binary_expression" and parent.child_by_field_name("operator").type in ("&&", "||", "??"):
+            current = parent
+        else:
+            return False
+    return False
+
+
+def _inside_try_block(node: Node) -> bool:
+    child = node
+    for parent in ancestors(node):
+        if parent.type in FUNCTION_KINDS:
+            return False
+        if parent.type == "try_statement" and _field_is(parent, "body", child):
+            return True
+        child = parent
+    return False
+
+
+# WM107 ---------------------------------------------------------------------------------------------
+
+MODEL_CONTEXT_EVENTS = ("toolchange", "toolactivated", "toolcancel")
+MOVED_FROM_WINDOW = ("toolactivated", "toolcancel")
+
+
+@rule("WM107", "unknown-model-context-event", "error", on=nodes("call_expression", "assignment_expression"))
+def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]:
+    if node.type == "call_expression":
+        yield from _event_listener_findings(node, script)
+        return
+    target = unwrap(node.child_by_field_name("left"))
+    handler = member_name(target) if target is not None else None
+    if handler is None or not handler.startswith("on"):
+        return
+    receiver = target.child_by_field_name("object")
+    event = handler[2:]
+    if model_context_kind(receiver, script) is not None and event not in MODEL_CONTEXT_EVENTS:
+        suggestion = closest(handler, ["on" + name for name in MODEL_CONTEXT_EVENTS])
+        yield finding_at(script.source, target.child_by_field_name("property"),
+                         f"The model context has no `{handler}` handler{did_you_mean(suggestion)}; "
+                         "it fires only toolchange, toolactivated and toolcancel.")
+    elif event in MOVED_FROM_WINDOW and _is_window(receiver, script):
+        yield finding_at(script.source, target.child_by_field_name("property"), _moved_message(event))
+
+
+def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
+    callee = unwrap(call.child_by_field_name("function"))
+    arguments = call_arguments(call)
+    if callee is None or not arguments:
+        return
+    if callee.type == "identifier":
+        on_window = text(callee) == "addEventListener" and script.scopes.is_global(callee)
+        on_model_context = False
+    elif member_name(callee) == "addEventListener":
+        receiver = callee.child_by_field_name("object")
+        on_model_context = model_context_kind(receiver, script) is not None
+        on_window = not on_model_context and _is_window(receiver, script)
+    else:
+        return
+    event = script.evaluator.value(arguments[0])
+    if not isinstance(event, str):
+        return
+    if on_model_context and event not in MODEL_CONTEXT_EVENTS:
+        yield finding_at(script.source, arguments[0],
+                         f"The model context never fires `{event}`{did_you_mean(closest(event, MODEL_CONTEXT_EVENTS))}; "
+                         "it fires only toolchange, toolactivated and toolcancel.")
+    elif on_window and event in MOVED_FROM_WINDOW:
+        yield finding_at(script.source, arguments[0], _moved_message(event))
+
+
+def _is_window(node: Node | None, script: Script) -> bool:
+    node = unwrap(node)
+    return node is not None and node.type == "identifier" and text(node) in GLOBAL_OBJECTS \
+        and script.scopes.is_global(node)
+
+
+def _moved_message(event: str) -> str:
+    return (f"`{event}` is no longer fired on window (it moved to document.modelContext in Chrome 156); "
+            "listen on document.modelContext instead.")
