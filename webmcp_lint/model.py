@@ -19,6 +19,7 @@ from webmcp_lint.source import SourceFile
 
 if TYPE_CHECKING:
     from webmcp_lint.diagnostics import Fix
+    from webmcp_lint.declarative import FormTool
 
 
 class SourceKind(str, enum.Enum):
@@ -96,6 +97,7 @@ class ToolDefinition:
     registration: Registration | None = None
     framework: str | None = None
     extra_fields: tuple[str, ...] = ()
+    form: "FormTool | None" = None  # the <form toolname> facts of a SourceKind.FORM tool
 
     def prop(self, key: str) -> Prop | None:
         return self.definition.props.get(key)
