@@ -55,11 +55,53 @@ def exit_code(result: LintResult, fail_on: Severity, exit_zero: bool) -> int:
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
-def _stdin_result(stdin_filename: str | None, settings: Settings) -> LintResult:
+def _stdin_sources(stdin_filename: str | None) -> tuple[list[SourceFile], LintResult]:
     name = stdin_filename or "stdin.js"
     result = LintResult()
     source = source_from_bytes(Path(name), name, sys.stdin.buffer.read(), result, explicit=True)
-    return lint_sources([source] if source is not None else [], settings, result)
+    return [source] if source is not None else [], result
+
+
+def _stdin_result(stdin_filename: str | None, settings: Settings) -> LintResult:
+    sources, result = _stdin_sources(stdin_filename)
+    return lint_sources(sources, settings, result)
+
+
+def _fix_run(paths: list[str], stdin_filename: str | None, settings: Settings, unsafe: bool) -> FixRun:
+    """Fix in memory: the files named (or stdin), re-linted until stable; nothing written yet."""
+    sources, base = _stdin_sources(stdin_filename) if paths == ["-"] else read_paths(paths, settings)
+    return fix_sources(sources, settings, unsafe, base)
+
+
+def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool) -> bool:
+    """Print the diff, or write the fixed files (stdout for stdin); say what was not applied. True if anything changed."""
+    for rejection in run.rejected:
+        diagnostic = rejection.diagnostic
+        line, column = diagnostic.start_position()
+        click.echo(f"webmcp-lint: notice: {diagnostic.path}:{line}:{column}: {diagnostic.code} fix {rejection.reason}",
+                   err=True)
+    changed = run.changed
+    if diff:
+        for original, fixed in changed:
+            click.echo(unified_diff(original, fixed), nl=False)
+        count = len(run.applied)
+        click.echo(f"Would fix {count} problem{'s' if count != 1 else ''} in {len(changed)} "
+                   f"file{'s' if len(changed) != 1 else ''}.", err=True)
+        return bool(changed)
+    for original, fixed in changed:
+        if from_stdin:
+            continue
+        problem = write_fixed(original, fixed)
+        if problem:
+            click.echo(f"webmcp-lint: error: {original.display_path}: {problem}", err=True)
+    if from_stdin:
+        for source in run.originals.values():
+            fixed = run.fixed.get(source.display_path, source)
+            sys.stdout.buffer.write(source.encode_back(fixed.text))
+            sys.stdout.flush()
+    if show_fixes:
+        click.echo(describe_fixes(run.applied), nl=False, err=from_stdin)
+    return bool(changed)
 
 
 @main.command()
@@ -105,6 +147,9 @@ def check(paths, output_format, output_file, select, extend_select, ignore, fail
         Path(output_file).write_text(report, encoding="utf-8")
     else:
         click.echo(report, nl=False)
+    if output_format not in ("text", "concise") and not quiet:
+        for skip in result.skipped:
+            click.echo(f"webmcp-lint: notice: {skip.path}: skipped ({skip.reason})", err=True)
     for notice in result.notices:
         click.echo(f"webmcp-lint: {'error' if notice.internal_error else 'notice'}: {notice.path}: {notice.message}", err=True)
     sys.exit(exit_code(result, Severity(fail_on), exit_zero))
