@@ -147,7 +147,8 @@ def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> Non
 
 EXTRACTOR = Extractor(
     name="imperative",
-    triggers=(b"modelContext",),
+    # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
+    triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
     kinds=frozenset({"member_expression", "call_expression", "binary_expression", "variable_declarator", "identifier"}),
     extract=_extract,
     order=10,

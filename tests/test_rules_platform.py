@@ -1,0 +1,223 @@
+"""WM1xx: the platform API rules, each with flagged and not-flagged cases from RULES.md."""
+
+from __future__ import annotations
+
+import pytest
+from support import findings, flagged_text
+
+TOOL = '{ name: "get_time", description: "Returns the current time.", execute() { return Date.now(); } }'
+
+
+# WM101 ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, expected", [
+    ("navigator.modelContext.registerTool(t);", "navigator.modelContext"),
+    ("navigator.modelContext?.registerTool(t);", "navigator.modelContext"),
+    ("window.navigator.modelContext.registerTool(t);", "window.navigator.modelContext"),
+    ("if ('modelContext' in navigator) {}", "'modelContext' in navigator"),
+    ("const { modelContext } = navigator;", "{ modelContext } = navigator"),
+])
+def test_wm101_flags_navigator_model_context(code, expected):
+    assert flagged_text(code, "WM101") == [expected]
+
+
+def test_wm101_fix_replaces_navigator_with_document():
+    [finding] = findings("window.navigator.modelContext.registerTool(t);", "WM101")
+    [edit] = finding.fix.edits
+    assert finding.fix.applicability == "safe"
+    assert finding.source.slice(edit.start, edit.end) == "navigator" and edit.text == "document"
+
+
+def test_wm101_ignores_a_local_navigator():
+    code = "function f(navigator) { return navigator.modelContext; }\nconst navigator2 = 1;"
+    assert findings(code, "WM101") == []
+
+
+# WM102 ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, expected", [
+    ('document.modelContext.unregisterTool("a");', 'document.modelContext.unregisterTool("a")'),
+    ('document.modelContext?.provideContext({ tools: [] });', "document.modelContext?.provideContext({ tools: [] })"),
+    ("window.document.modelContext.clearContext();", "window.document.modelContext.clearContext()"),
+    ('const mc = document.modelContext;\nmc?.unregisterTool("a");', 'mc?.unregisterTool("a")'),
+    ('const { modelContext } = document;\nmodelContext.unregisterTool("a");', 'modelContext.unregisterTool("a")'),
+])
+def test_wm102_flags_removed_methods(code, expected):
+    assert flagged_text(code, "WM102") == [expected]
+
+
+def test_wm102_message_for_unregister_tool_points_to_the_signal():
+    [finding] = findings('document.modelContext.unregisterTool("a");', "WM102")
+    assert "signal" in finding.message and "abort" in finding.message
+
+
+@pytest.mark.parametrize("code", [
+    'server.registerTool("name", { description: "d" }, handler);\nserver.unregisterTool("name");',
+    'const mc = getClient();\nmc.unregisterTool("a");\nmc.clearContext();',
+    'registry.provideContext({});',
+])
+def test_wm102_ignores_unrelated_objects(code):
+    assert findings(code, "WM102") == []
+
+
+# WM103 ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, expected", [
+    (f"document.modelContext.registerTool({TOOL});", ["document.modelContext"]),
+    (f"document.modelContext!.registerTool({TOOL});", ["document.modelContext"]),
+    (f"const mc = document.modelContext;\nmc.registerTool({TOOL});", ["mc"]),
+    (f"try {{ document.modelContext.registerTool({TOOL}); }} catch {{}}", ["document.modelContext"]),
+    # the guard must prove presence: a negative test guards only what follows an exit
+    (f"if (!('modelContext' in document)) {{ document.modelContext.registerTool({TOOL}); }}",
+     ["document.modelContext"]),
+    (f"if (!document.modelContext) {{ console.warn('no'); }}\ndocument.modelContext.registerTool({TOOL});",
+     ["document.modelContext"]),
+    # a test of something else guards nothing
+    (f"if (window.ready) {{ document.modelContext.registerTool({TOOL}); }}", ["document.modelContext"]),
+    (f"if ('modelContext' in document || isDev) {{ document.modelContext.registerTool({TOOL}); }}",
+     ["document.modelContext"]),
+    # optional chaining earlier in the chain does not help
+    (f"document?.modelContext.registerTool({TOOL});", ["document?.modelContext"]),
+    ("typeof document.modelContext.registerTool === 'function';", ["document.modelContext"]),
+])
+def test_wm103_flags_unguarded_uses(code, expected):
+    assert flagged_text(code, "WM103", "app.ts") == expected
+
+
+@pytest.mark.parametrize("code", [
+    f"if ('modelContext' in document) {{ document.modelContext.registerTool({TOOL}); }}",
+    f"if (document.modelContext) {{ document.modelContext.registerTool({TOOL}); }}",
+    f"if (typeof document.modelContext !== 'undefined') {{ document.modelContext.registerTool({TOOL}); }}",
+    f"if (typeof document.modelContext === 'undefined') {{}} else {{ document.modelContext.registerTool({TOOL}); }}",
+    f"if (document.modelContext !== undefined) document.modelContext.registerTool({TOOL});",
+    f"if (document.modelContext != null) document.modelContext.registerTool({TOOL});",
+    f"function f() {{ if (!('modelContext' in document)) return; document.modelContext.registerTool({TOOL}); }}",
+    f"function f() {{\n  if (!document.modelContext) {{ console.warn('no WebMCP'); return; }}\n"
+    f"  if (ready) {{ document.modelContext.registerTool({TOOL}); }}\n}}",
+    f"for (const t of list) {{ if (!document.modelContext) continue; document.modelContext.registerTool(t); }}",
+    f"function f() {{ if (typeof document.modelContext === 'undefined') throw new Error('x'); "
+    f"document.modelContext.registerTool({TOOL}); }}",
+    f"function f() {{ if (!('modelContext' in document) || disabled) return; document.modelContext.registerTool({TOOL}); }}",
+    f"'modelContext' in document && document.modelContext.registerTool({TOOL});",
+    f"!document.modelContext || document.modelContext.registerTool({TOOL});",
+    f"const p = 'modelContext' in document ? document.modelContext.registerTool({TOOL}) : null;",
+    f"const p = !document.modelContext ? null : document.modelContext.registerTool({TOOL});",
+    f"if (enabled && 'modelContext' in document) {{ document.modelContext.registerTool({TOOL}); }}",
+    f"document.modelContext?.registerTool({TOOL});",
+    f"window.document.modelContext?.addEventListener('toolchange', () => {{}});",
+    f"function f() {{ const mc = document.modelContext; if (!mc) return; mc.registerTool({TOOL}); }}",
+    f"const {{ modelContext }} = document;\nif (modelContext) {{ modelContext.registerTool({TOOL}); }}",
+    f"const supported = 'modelContext' in document;\nif (supported) {{ document.modelContext.registerTool({TOOL}); }}",
+    f"function hasWebMCP() {{ return 'modelContext' in document; }}\n"
+    f"if (hasWebMCP()) {{ document.modelContext.registerTool({TOOL}); }}",
+    f"if ('modelContext' in document) {{ button.onclick = () => document.modelContext.registerTool({TOOL}); }}",
+    # mere reads and tests are not uses
+    "const mc = document.modelContext;\nif (document.modelContext) {}\nconsole.log(document.modelContext);",
+])
+def test_wm103_accepts_feature_detection(code):
+    assert findings(code, "WM103", "app.ts") == []
+
+
+def test_wm103_leaves_navigator_to_wm101():
+    assert findings(f"navigator.modelContext.registerTool({TOOL});", "WM103") == []
+
+
+# WM104 ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, expected", [
+    ("declare global { interface Document { modelContext: ModelContext; } }\nexport {};",
+     ["modelContext: ModelContext"]),
+    ("interface Navigator { modelContext?: any }", ["modelContext?: any"]),
+    ("interface ModelContextTool { name: string; description: string }\nconst modelContext = 1;",
+     ["ModelContextTool"]),
+    ("type ModelContext = { registerTool(tool: unknown): Promise<void> };\ndocument.modelContext;", ["ModelContext"]),
+    ("const mc = (document as any).modelContext;", ["document as any"]),
+    ("(navigator as any).modelContext?.registerTool(t);", ["navigator as any"]),
+    ("(window as any).document.modelContext.registerTool(t);", ["window as any"]),
+])
+def test_wm104_flags_handwritten_types(code, expected):
+    assert flagged_text(code, "WM104", "types.ts") == expected
+
+
+@pytest.mark.parametrize("code", [
+    "const tool: WebMCP.ModelContextTool = { name: 'a', description: 'b', execute() {} };\n"
+    "document.modelContext?.registerTool(tool);",
+    "import type { WebMCP } from 'webmcp-types';\ntype ModelContextTool = WebMCP.ModelContextTool;\n"
+    "let mc: WebMCP.ModelContext | undefined = document.modelContext;",
+    "interface Document { title: string }\nconst x = document.modelContext;",
+    "const el = (document.getElementById('a') as HTMLInputElement).value;\nconst mc = document.modelContext;",
+])
+def test_wm104_accepts_the_package_types(code):
+    assert findings(code, "WM104", "types.ts") == []
+
+
+# WM106 ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, expected", [
+    (f"document.modelContext?.registerTool({TOOL});", f"document.modelContext?.registerTool({TOOL})"),
+    ("const mc = document.modelContext;\nmc && mc.registerTool(t);", "mc.registerTool(t)"),
+    ("const mc = document.modelContext;\n(mc.registerTool(t));", "mc.registerTool(t)"),
+    ("const mc = document.modelContext;\nok ? mc.registerTool(t) : null;", "mc.registerTool(t)"),
+    ("const mc = document.modelContext;\nlog(), mc.registerTool(t);", "mc.registerTool(t)"),
+    ("const mc = document.modelContext;\nfor (const t of tools) mc.registerTool(t);", "mc.registerTool(t)"),
+])
+def test_wm106_flags_dropped_promises(code, expected):
+    assert flagged_text(code, "WM106") == [expected]
+
+
+def test_wm106_says_a_sync_try_catch_does_not_help():
+    code = "async function f() { try { document.modelContext.registerTool(t); } catch (e) { log(e); } }"
+    [finding] = findings(code, "WM106")
+    assert "try/catch" in finding.message
+
+
+@pytest.mark.parametrize("code", [
+    "await document.modelContext.registerTool(t);",
+    "document.modelContext.registerTool(t).catch(console.warn);",
+    "document.modelContext.registerTool(t).then(done, failed);",
+    "void document.modelContext.registerTool(t);",
+    "const p = document.modelContext.registerTool(t);",
+    "let p; p = document.modelContext.registerTool(t);",
+    "function f() { return document.modelContext.registerTool(t); }",
+    "const f = () => document.modelContext.registerTool(t);",
+    "track(document.modelContext.registerTool(t));",
+    "await Promise.all([document.modelContext.registerTool(a), document.modelContext.registerTool(b)]);",
+    "async function f() { try { await document.modelContext.registerTool(t); } catch (e) { log(e); } }",
+    'server.registerTool("name", { description: "d" }, handler);',
+])
+def test_wm106_accepts_handled_promises(code):
+    assert findings(code, "WM106") == []
+
+
+# WM107 ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, expected", [
+    ('document.modelContext.addEventListener("toolschanged", f);', '"toolschanged"'),
+    ('const mc = document.modelContext;\nmc?.addEventListener("change", f);', '"change"'),
+    ('document.modelContext.addEventListener("toolcall", f);', '"toolcall"'),
+    ("document.modelContext.ontoolschange = f;", "ontoolschange"),
+    ('window.addEventListener("toolactivated", f);', '"toolactivated"'),
+    ('addEventListener("toolcancel", f);', '"toolcancel"'),
+    ("window.ontoolactivated = f;", "ontoolactivated"),
+])
+def test_wm107_flags_unknown_events(code, expected):
+    assert flagged_text(code, "WM107") == [expected]
+
+
+def test_wm107_suggests_the_nearest_event():
+    [finding] = findings('document.modelContext.addEventListener("toolschange", f);', "WM107")
+    assert "did you mean `toolchange`" in finding.message
+
+
+@pytest.mark.parametrize("code", [
+    'document.modelContext.addEventListener("toolchange", f);',
+    'document.modelContext.addEventListener("toolactivated", f);',
+    'document.modelContext?.addEventListener("toolcancel", f, { signal });',
+    "document.modelContext.ontoolchange = f;",
+    'window.addEventListener("resize", f);',
+    'button.addEventListener("toolschange", f);',
+    "document.modelContext.addEventListener(eventName, f);",
+    "function f(window) { window.addEventListener('toolactivated', g); }",
+])
+def test_wm107_accepts_known_events(code):
+    assert findings(code, "WM107") == []
