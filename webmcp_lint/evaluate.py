@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Union
 
 from tree_sitter import Node
 
-from webmcp_lint.scope import Binding, ScopeIndex, property_key
+from webmcp_lint.scope import EACH, Binding, ScopeIndex, property_key
 
 if TYPE_CHECKING:
     pass
@@ -94,6 +94,8 @@ class JSArray:
 @dataclass
 class JSFunction:
     node: Node
+    # The evaluator of the file the function is written in (calls evaluate its body there).
+    owner: "Evaluator | None" = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -116,22 +118,29 @@ _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def decode_escapes(raw: str) -> str:
     """Decode JavaScript escape sequences (``"\\u202E"`` is one character)."""
 
     def replace(match: re.Match[str]) -> str:
         body = match.group(1)
-        if body[0] == "u":
+        if body[0] == "u" and len(body) > 1:
             digits = body[2:-1] if body[1:2] == "{" else body[1:]
             code = int(digits, 16)
             return chr(code) if code <= 0x10FFFF else "\ufffd"
-        if body[0] == "x":
+        if body[0] == "x" and len(body) > 1:
             return chr(int(body[1:], 16))
         if body in ("\n", "\r\n", "\r", "\u2028", "\u2029"):
             return ""
         return _SIMPLE_ESCAPES.get(body, body)
 
-    return _ESCAPE.sub(replace, raw)
+    decoded = _ESCAPE.sub(replace, raw) if "\\" in raw else raw
+    if _SURROGATE.search(decoded):
+        # Join escaped surrogate pairs ("\ud83d\ude00" is one emoji); a lone one becomes U+FFFD.
+        decoded = decoded.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return decoded
 
 
 def string_value(node: Node) -> str | None:
@@ -209,7 +218,9 @@ class Evaluator:
     def __init__(self, scopes: ScopeIndex, resolve_import: ImportResolver | None = None) -> None:
         self.scopes = scopes
         self.resolve_import = resolve_import
-        self._active: set[int] = set()
+        self._active: set[object] = set()
+        self._returns: dict[int, list[Node | None]] = {}
+        self._classes: dict[tuple[int, bool], JSObject] = {}
 
     def value(self, node: Node | None, depth: int = 0) -> Value:
         if node is None:
@@ -346,7 +357,7 @@ class Evaluator:
                 if any(grand.type in ("get", "set") for grand in child.children[:2]):
                     result.props[key] = Prop(key, key_node, child, UNKNOWN)
                 else:
-                    result.props[key] = Prop(key, key_node, child, JSFunction(child))
+                    result.props[key] = Prop(key, key_node, child, JSFunction(child, self))
             elif kind == "spread_element":
                 spread = self.value(child.named_children[0] if child.named_children else None, depth + 1)
                 if isinstance(spread, JSObject):
@@ -374,7 +385,7 @@ class Evaluator:
 
     # functions ----------------------------------------------------------
     def _function(self, node: Node, depth: int) -> Value:
-        return JSFunction(node)
+        return JSFunction(node, self)
 
     _function_expression = _arrow_function = _generator_function = _function
 
@@ -398,7 +409,9 @@ class Evaluator:
                 return self.resolve_import(binding, depth + 1)
             return Unknown("import", (binding.name,))
         if binding.kind == "function":
-            return JSFunction(binding.declaration)
+            return JSFunction(binding.declaration, self)
+        if binding.path[:1] == (EACH,):
+            return Unknown("loop", (binding.name,))
         if binding.kind not in ("const", "let", "var") or binding.init is None:
             return Unknown(binding.kind, (binding.name,))
         key = binding.init.id
@@ -419,7 +432,7 @@ class Evaluator:
         property_node = node.child_by_field_name("property")
         if property_node is None:
             return UNKNOWN
-        target = self.value(node.child_by_field_name("object"), depth + 1)
+        target = self._member_target(node.child_by_field_name("object"), depth)
         if isinstance(target, Unknown):
             return Unknown(target.reason, identifiers_in(node, 8))
         return member(target, property_node.text.decode("utf-8", errors="replace"))
@@ -430,6 +443,325 @@ class Evaluator:
         if isinstance(index, (str, int)) and not isinstance(index, bool):
             return member(target, index)
         return Unknown("dynamic", identifiers_in(node, 8))
+
+
+    def _member_target(self, node: Node | None, depth: int) -> Value:
+        """The object of ``a.b``; a class name gives its static side (``ToolFactory.create``)."""
+        inner = strip_transparent(node)
+        if inner is not None and inner.type == "identifier":
+            binding = self.scopes.resolve(inner)
+            if binding is not None and binding.kind == "class":
+                body = binding.declaration.child_by_field_name("body")
+                if body is not None:
+                    return self._class_members(body, True, depth)
+        return self.value(node, depth + 1)
+
+    def _this(self, node: Node, depth: int) -> Value:
+        """``this`` in a class method or field: the class's members (arrows keep the method's ``this``)."""
+        current = node.parent
+        while current is not None:
+            if current.type in CLASS_MEMBER_KINDS:
+                body = current.parent
+                if body is not None and body.type == "class_body":
+                    return self._class_members(body, _is_static(current), depth)
+                return Unknown("this")
+            if current.type in FUNCTION_NODE_KINDS and current.type != "arrow_function":
+                return Unknown("this")
+            current = current.parent
+        return Unknown("this")
+
+    def _class_members(self, body: Node, static: bool, depth: int) -> Value:
+        """The fields and methods of one side (static or instance) of a class body."""
+        key = (body.id, static)
+        cached = self._classes.get(key)
+        if cached is not None:
+            return cached
+        if key in self._active:
+            return Unknown("cycle")
+        self._active.add(key)
+        result = JSObject(None)
+        try:
+            for child in body.named_children:
+                if child.type not in CLASS_MEMBER_KINDS or _is_static(child) != static:
+                    continue
+                name_node = child.child_by_field_name("name") or child.child_by_field_name("property")
+                name = property_key(name_node) if name_node is not None else None
+                if name is None or name == "constructor":
+                    continue
+                if child.type == "method_definition":
+                    accessor = any(grand.type in ("get", "set") for grand in child.children[:3])
+                    result.props[name] = Prop(name, name_node, child, UNKNOWN if accessor else JSFunction(child, self))
+                else:
+                    value_node = child.child_by_field_name("value")
+                    result.props[name] = Prop(name, name_node, value_node, self.value(value_node, depth + 1))
+        finally:
+            self._active.discard(key)
+        self._classes[key] = result
+        return result
+
+    # calls: factories, require, and the Object/Array helpers tool lists are built with ------
+    def _await_expression(self, node: Node, depth: int) -> Value:
+        inner = next((child for child in node.named_children if child.type != "comment"), None)
+        return self.value(inner, depth + 1)
+
+    def _call_expression(self, node: Node, depth: int) -> Value:
+        callee = strip_transparent(node.child_by_field_name("function"))
+        arguments = call_argument_nodes(node)
+        if callee is None:
+            return UNKNOWN
+        if callee.type == "identifier" and callee.text == b"require" and self.scopes.is_global(callee):
+            return self._require(node, arguments, depth)
+        if callee.type == "member_expression":
+            builtin = self._builtin_call(node, callee, arguments, depth)
+            if builtin is not None:
+                return builtin
+        function = self.value(callee, depth + 1)
+        if isinstance(function, JSFunction):
+            def argument(index: int) -> Value:
+                return self.value(arguments[index], depth + 1) if index < len(arguments) else UNDEFINED
+            return self.call(function, argument, depth)
+        return Unknown("dynamic", identifiers_in(node, 8))
+
+    def call(self, function: JSFunction, argument: Callable[[int], Value], depth: int = 0) -> Value:
+        """What calling ``function`` returns: its one non-null return, evaluated where it is written.
+
+        Parameters stay unknown (the tool factory pattern), except that a helper
+        returning its own parameter (``defineTool(t) { return t }``) returns the argument.
+        """
+        owner = function.owner or self
+        return owner._returned(function.node, argument, depth + 1)
+
+    def _returned(self, function: Node, argument: Callable[[int], Value], depth: int) -> Value:
+        if depth > MAX_DEPTH:
+            return Unknown("too deep")
+        body = function.child_by_field_name("body")
+        if body is None or _is_generator(function):
+            return Unknown("call")
+        if body.type == "statement_block":
+            returned = [expression for expression in self.return_expressions(function) if not _is_nullish(expression)]
+            if len(returned) != 1:
+                return Unknown("call")
+            expression = returned[0]
+        else:
+            expression = body
+        position = self._parameter_position(function, expression)
+        if position is not None:
+            return argument(position)
+        if function.id in self._active:
+            return Unknown("recursion")
+        self._active.add(function.id)
+        try:
+            return self.value(expression, depth + 1)
+        finally:
+            self._active.discard(function.id)
+
+    def return_expressions(self, function: Node) -> list[Node | None]:
+        """The argument of every ``return`` of ``function`` itself (not of nested functions), in order."""
+        cached = self._returns.get(function.id)
+        if cached is not None:
+            return cached
+        found: list[Node | None] = []
+        body = function.child_by_field_name("body")
+        stack = [body] if body is not None else []
+        while stack:
+            current = stack.pop()
+            if current.type == "return_statement":
+                found.append(next((child for child in current.named_children if child.type != "comment"), None))
+                continue
+            if current.type in FUNCTION_NODE_KINDS or current.type in ("class", "class_declaration"):
+                continue
+            stack.extend(reversed(current.named_children))
+        self._returns[function.id] = found
+        return found
+
+    def _parameter_position(self, function: Node, expression: Node) -> int | None:
+        """The index of the parameter ``expression`` names directly, if it is one of ``function``'s."""
+        expression = strip_transparent(expression)
+        if expression is None or expression.type != "identifier":
+            return None
+        binding = self.scopes.resolve(expression)
+        if binding is None or binding.kind != "param" or binding.path:
+            return None
+        if binding.declaration.id == function.id:
+            return 0
+        parameters = function.child_by_field_name("parameters")
+        if parameters is None:
+            return None
+        named = [child for child in parameters.named_children if child.type != "comment"]
+        return next((index for index, child in enumerate(named) if child.id == binding.declaration.id), None)
+
+    def _require(self, node: Node, arguments: list[Node], depth: int) -> Value:
+        specifier = string_value(arguments[0]) if len(arguments) == 1 else None
+        if specifier is None or self.resolve_import is None:
+            return Unknown("require", identifiers_in(node, 8))
+        return self.resolve_import(Binding("require", "import", node, node, None, (), specifier, "*"), depth + 1)
+
+    def _builtin_call(self, node: Node, callee: Node, arguments: list[Node], depth: int) -> Value | None:
+        """``Object.values/entries/keys/freeze/assign`` and array copies, filters and maps; None for other calls."""
+        receiver = strip_transparent(callee.child_by_field_name("object"))
+        method = callee.child_by_field_name("property")
+        method_name = method.text.decode("utf-8", errors="replace") if method is not None else ""
+        if receiver is None:
+            return None
+        if receiver.type == "identifier" and receiver.text == b"Object" and self.scopes.is_global(receiver):
+            return self._object_helper(node, method_name, arguments, depth)
+        if method_name not in ARRAY_RESULT_METHODS:
+            return None
+        target = self.value(receiver, depth + 1)
+        if not isinstance(target, JSArray):
+            return None
+        if method_name == "concat":
+            result = JSArray(node, list(target.items), target.open)
+            for argument in arguments:
+                extra = self.value(argument, depth + 1)
+                if isinstance(extra, JSArray):
+                    result.items.extend(extra.items)
+                    result.open = result.open or extra.open
+                else:
+                    result.items.append(Element(argument, extra))
+            return result
+        if method_name in ("map", "flatMap"):
+            function = self.value(arguments[0], depth + 1) if arguments else UNKNOWN
+            if not isinstance(function, JSFunction):
+                return Unknown("dynamic", identifiers_in(node, 8))
+            items = [Element(item.node, self.call(function, lambda index, item=item: item.value if index == 0 else UNKNOWN, depth))
+                     for item in target.items]
+            return JSArray(node, items, target.open or method_name == "flatMap")
+        # filter, slice, sort...: a subset or reordering of the same elements.
+        return JSArray(node, list(target.items), True)
+
+    def _object_helper(self, node: Node, method: str, arguments: list[Node], depth: int) -> Value | None:
+        if not arguments:
+            return None
+        if method in ("freeze", "seal", "preventExtensions"):
+            return self.value(arguments[0], depth + 1)
+        if method == "assign":
+            merged = JSObject(node)
+            for argument in arguments:
+                part = self.value(argument, depth + 1)
+                if isinstance(part, JSObject):
+                    merged.props.update(part.props)
+                    merged.open = merged.open or part.open
+                else:
+                    merged.open = True
+            return merged
+        if method not in ("values", "entries", "keys"):
+            return None
+        target = self.value(arguments[0], depth + 1)
+        if isinstance(target, JSArray):
+            pairs = [(str(index), None, item.node, item.value) for index, item in enumerate(target.items)]
+        elif isinstance(target, JSObject):
+            pairs = [(key, prop.key_node, prop.value_node, prop.value) for key, prop in target.props.items()]
+        else:
+            return Unknown("dynamic", identifiers_in(node, 8))
+        if method == "values":
+            items = [Element(value_node, value) for _, _, value_node, value in pairs]
+        elif method == "keys":
+            items = [Element(key_node, key) for key, key_node, _, _ in pairs]
+        else:
+            items = [Element(value_node, JSArray(None, [Element(key_node, key), Element(value_node, value)]))
+                     for key, key_node, value_node, value in pairs]
+        return JSArray(node, items, target.open)
+
+    # loops: one expression, several values --------------------------------------------------
+    def candidates(self, node: Node | None, depth: int = 0) -> list[Value]:
+        """Every value ``node`` takes: one, or each element when it is a loop variable over a known array.
+
+        ``for (const t of tools) register(t)``, ``tools.forEach((t) => register(t))``,
+        ``tools.map(...)`` and ``tools[i]`` with an unknown index each stand for every element.
+        """
+        inner = strip_transparent(node)
+        if inner is not None and inner.type == "identifier":
+            binding = self.scopes.resolve(inner)
+            found = self._loop_elements(binding, depth) if binding is not None else None
+            if found is not None:
+                elements, path = found
+                values = []
+                for value in elements:
+                    for step in path:
+                        value = member(value, step)
+                    values.append(value)
+                return values
+        if inner is not None and inner.type == "subscript_expression":
+            index = self.value(inner.child_by_field_name("index"), depth + 1)
+            target = self.value(inner.child_by_field_name("object"), depth + 1)
+            if isinstance(index, Unknown) and isinstance(target, JSArray) and target.items:
+                return target.values
+        return [self.value(node, depth)]
+
+    def _loop_elements(self, binding: Binding, depth: int) -> tuple[list[Value], tuple[str | int, ...]] | None:
+        if binding.path[:1] == (EACH,):
+            if binding.init is None:
+                return None
+            return _elements(self.value(binding.init, depth + 1)), binding.path[1:]
+        if binding.kind != "param":
+            return None
+        declaration = binding.declaration
+        if declaration.type == "arrow_function":
+            function = declaration
+        else:
+            parameters = declaration.parent
+            if parameters is None or parameters.type != "formal_parameters" or parameters.parent is None:
+                return None
+            first = next((child for child in parameters.named_children if child.type != "comment"), None)
+            if first is None or first.id != declaration.id:
+                return None
+            function = parameters.parent
+        holder = function.parent
+        if holder is None or holder.type != "arguments" or holder.parent is None:
+            return None
+        first_argument = next((child for child in holder.named_children if child.type != "comment"), None)
+        callee = strip_transparent(holder.parent.child_by_field_name("function"))
+        if first_argument is None or first_argument.id != function.id or callee is None \
+                or callee.type != "member_expression":
+            return None
+        method = callee.child_by_field_name("property")
+        if method is None or method.text.decode("utf-8", errors="replace") not in ARRAY_CALLBACK_METHODS:
+            return None
+        return _elements(self.value(callee.child_by_field_name("object"), depth + 1)), binding.path
+
+
+ARRAY_CALLBACK_METHODS = frozenset({"forEach", "map", "flatMap", "filter", "some", "every", "find", "findLast"})
+ARRAY_RESULT_METHODS = frozenset({"map", "flatMap", "filter", "slice", "concat", "toSorted", "toReversed", "sort",
+                                  "reverse"})
+CLASS_MEMBER_KINDS = frozenset({"method_definition", "public_field_definition", "field_definition"})
+
+
+def strip_transparent(node: Node | None) -> Node | None:
+    """Skip parentheses, casts and non-null assertions (what ``value`` looks through)."""
+    while node is not None and node.type in TRANSPARENT_KINDS:
+        if node.type == "parenthesized_expression":
+            node = next((child for child in node.named_children if child.type != "comment"), None)
+        else:
+            node = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
+    return node
+
+
+def call_argument_nodes(call: Node) -> list[Node]:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None or arguments.type != "arguments":
+        return []
+    return [child for child in arguments.named_children if child.type != "comment"]
+
+
+def _elements(value: Value) -> list[Value]:
+    if isinstance(value, JSArray):
+        return value.values
+    return [value if isinstance(value, Unknown) else UNKNOWN]
+
+
+def _is_static(member_node: Node) -> bool:
+    return any(child.type == "static" for child in member_node.children)
+
+
+def _is_generator(function: Node) -> bool:
+    return function.type.startswith("generator") or any(child.type == "*" for child in function.children[:4])
+
+
+def _is_nullish(expression: Node | None) -> bool:
+    expression = strip_transparent(expression)
+    return expression is None or expression.type in ("null", "undefined") \
+        or (expression.type == "identifier" and expression.text == b"undefined")
 
 
 def member(value: Value, key: str | int) -> Value:
