@@ -21,6 +21,8 @@ from webmcp_lint.extract import all_extractors, may_hold_webmcp
 from webmcp_lint.embedded import is_embedding, split_markup
 from webmcp_lint.languages import HTML, SCRIPT_LANGUAGE_BY_SUFFIX, nodes_by_kind, parse
 from webmcp_lint.model import FileAnalysis, Finding, Project, Script
+from webmcp_lint.frameworks import assign_frameworks
+from webmcp_lint.project_index import ProjectIndex
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
 from webmcp_lint.scope import BINDING_KINDS, build_index
 from webmcp_lint.source import BinaryFileError, SourceFile
@@ -83,20 +85,33 @@ def subscribed_kinds(rules: Iterable[Rule]) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def build_script(source: SourceFile, language: str, kinds: frozenset[str], ranges=None, tree=None) -> Script:
-    """One Script; ``ranges`` limit the parse to embedded scripts, ``tree`` is an already parsed one."""
+def build_script(source: SourceFile, language: str, kinds: frozenset[str], ranges=None, tree=None,
+                 index: ProjectIndex | None = None) -> Script:
+    """One Script; ``ranges`` limit the parse to embedded scripts, ``tree`` is an already parsed one.
+
+    With the run's ``index``, imports resolve across files, and a whole file
+    already parsed as some other file's import is reused, not parsed again.
+    """
+    whole_file = not ranges and tree is None
+    if index is not None and whole_file:
+        cached = index.cached_script(source, language)
+        if cached is not None:
+            return cached
     tree = tree if tree is not None else parse(source.data, language, ranges)
     nodes = nodes_by_kind(tree.root_node, language, kinds)
     scopes = build_index(nodes)
-    return Script(source, language, tree, nodes, scopes, Evaluator(scopes))
+    script = Script(source, language, tree, nodes, scopes, Evaluator(scopes))
+    if index is not None:
+        index.attach(script, whole_file)
+    return script
 
 
-def analyze_source(source: SourceFile, kinds: frozenset[str]) -> FileAnalysis:
+def analyze_source(source: SourceFile, kinds: frozenset[str], index: ProjectIndex | None = None) -> FileAnalysis:
     """Parse and extract one file (no rules yet)."""
     analysis = FileAnalysis(source)
     if not may_hold_webmcp(source.data):
         return analysis
-    analysis.scripts.extend(file_scripts(source, kinds))
+    analysis.scripts.extend(file_scripts(source, kinds, index))
     if not analysis.scripts:
         return analysis
     analysis.has_webmcp_code = True
@@ -111,16 +126,16 @@ def analyze_source(source: SourceFile, kinds: frozenset[str]) -> FileAnalysis:
     return analysis
 
 
-def file_scripts(source: SourceFile, kinds: frozenset[str]) -> list[Script]:
+def file_scripts(source: SourceFile, kinds: frozenset[str], index: ProjectIndex | None = None) -> list[Script]:
     """A file's parse trees: the whole script, or an HTML/Vue/Svelte file's markup then its script sections."""
     language = language_for(source.display_path)
     if language is not None:
-        return [build_script(source, language, kinds)]
+        return [build_script(source, language, kinds, index=index)]
     if not is_embedding(source.display_path):
         return []
     markup = split_markup(source.data, source.display_path)
-    return [build_script(source, HTML, kinds, tree=markup.tree)] + [
-        build_script(source, section.language, kinds, section.ranges) for section in markup.sections
+    return [build_script(source, HTML, kinds, tree=markup.tree, index=index)] + [
+        build_script(source, section.language, kinds, section.ranges, index=index) for section in markup.sections
     ]
 
 
@@ -219,15 +234,34 @@ def lint_sources(sources: list[SourceFile], settings: Settings, result: LintResu
     result = result or LintResult()
     kinds = subscribed_kinds(settings.rules)
     project = result.project
+    project.index = index = ProjectIndex(sources, kinds)
     for source in sources:
         try:
-            project.files.append(analyze_source(source, kinds))
+            project.files.append(analyze_source(source, kinds, index))
         except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
             detail = traceback.format_exc() if settings.verbose else f"{type(error).__name__}: {error}"
             result.notices.append(Notice(source.display_path, f"internal error while analysing: {detail}", True))
         result.files_checked += 1
+    _adopt_imported_scripts(project)
+    assign_frameworks(project, index)
     run_rules(project, settings, result)
+    result.notices.extend(Notice(path, message) for path, message in index.notices)
     return result
+
+
+def _adopt_imported_scripts(project: Project) -> None:
+    """A module parsed only because a tool was imported from it joins its file's analysis, so every rule sees it."""
+    by_path = {analysis.source.display_path: analysis for analysis in project.files}
+    for tool in project.tools:
+        script = tool.script
+        if script is None:
+            continue
+        analysis = by_path.get(script.source.display_path)
+        if analysis is None:
+            analysis = by_path[script.source.display_path] = FileAnalysis(script.source)
+            project.files.append(analysis)
+        if all(existing is not script for existing in analysis.scripts):
+            analysis.scripts.append(script)
 
 
 def lint_paths(paths: list[str], settings: Settings) -> LintResult:

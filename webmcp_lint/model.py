@@ -8,6 +8,7 @@ touches a rule.
 from __future__ import annotations
 
 import enum
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
@@ -20,6 +21,7 @@ from webmcp_lint.source import SourceFile
 if TYPE_CHECKING:
     from webmcp_lint.diagnostics import Fix
     from webmcp_lint.declarative import FormTool
+    from webmcp_lint.project_index import ProjectIndex
 
 
 class SourceKind(str, enum.Enum):
@@ -68,6 +70,24 @@ class Script:
     def text(self, node: Node) -> str:
         return node.text.decode("utf-8", errors="replace")
 
+    def __post_init__(self) -> None:
+        _SCRIPTS_BY_ROOT[self.tree.root_node.id] = self
+
+
+# Every live Script by the id of its tree's root, so a node found through an
+# import or a factory can be traced to the file it is written in.
+_SCRIPTS_BY_ROOT: "weakref.WeakValueDictionary[int, Script]" = weakref.WeakValueDictionary()
+
+
+def script_of(node: Node | None) -> Script | None:
+    """The Script whose parse tree holds ``node`` (a node from another module keeps its own file)."""
+    if node is None:
+        return None
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    return _SCRIPTS_BY_ROOT.get(root.id)
+
 
 @dataclass
 class Registration:
@@ -98,6 +118,12 @@ class ToolDefinition:
     framework: str | None = None
     extra_fields: tuple[str, ...] = ()
     form: "FormTool | None" = None  # the <form toolname> facts of a SourceKind.FORM tool
+
+    def __post_init__(self) -> None:
+        # A definition built in another module (a factory, an import) belongs to that module's file.
+        owner = script_of(self.node)
+        if owner is not None and owner is not self.script:
+            self.script, self.source = owner, owner.source
 
     def prop(self, key: str) -> Prop | None:
         return self.definition.props.get(key)
@@ -141,7 +167,10 @@ class ToolDefinition:
         return (self.source.display_path, self.node.start_byte, self.node.end_byte)
 
     def finding(self, node: Node, message: str, fix: "Fix | None" = None, source: SourceFile | None = None) -> "Finding":
-        return Finding(source or self.source, node.start_byte, node.end_byte, message, self.name, fix)
+        if source is None:
+            owner = script_of(node)  # a property spread in from another module points into that module
+            source = owner.source if owner is not None else self.source
+        return Finding(source, node.start_byte, node.end_byte, message, self.name, fix)
 
 
 @dataclass
@@ -199,6 +228,17 @@ class UnresolvedDefinition:
 
 
 @dataclass
+class FrameworkCall:
+    """A call of a framework integration's API (``useWebMCP``, ``declareExperimentalWebMcpTool``...)."""
+
+    script: Script
+    call: Node
+    api: str  # the integration's exported name, whatever local alias the call uses
+    module: str  # the package it was imported from
+    framework: str  # react | vue | angular
+
+
+@dataclass
 class FileAnalysis:
     """Everything the extractors found in one file."""
 
@@ -211,7 +251,9 @@ class FileAnalysis:
     model_context_calls: list[ModelContextCall] = field(default_factory=list)
     navigator_reaches: list[NavigatorReach] = field(default_factory=list)
     parse_errors: list[tuple[Script, Node]] = field(default_factory=list)
+    framework_calls: list[FrameworkCall] = field(default_factory=list)
     has_webmcp_code: bool = False
+    suppressions: list = field(default_factory=list)  # webmcp_lint.suppression.Directive, in comment order
 
 
 @dataclass
@@ -219,13 +261,19 @@ class Project:
     """All files of one run; cross-file rules and tool rules read it."""
 
     files: list[FileAnalysis] = field(default_factory=list)
+    index: "ProjectIndex | None" = None  # modules, package.json and tsconfig.json files on disk
 
     @property
     def tools(self) -> Iterator[ToolDefinition]:
-        """Every tool definition once, even when registered from several places."""
-        seen: set[tuple[str, int, int]] = set()
+        """Every tool definition once, even when registered from several places.
+
+        A definition both typed and registered (or handed to a framework) is
+        reported as the registered one, which knows more (options, framework).
+        """
+        chosen: dict[tuple[str, int, int], ToolDefinition] = {}
         for analysis in self.files:
             for tool in analysis.tools:
-                if tool.identity not in seen:
-                    seen.add(tool.identity)
-                    yield tool
+                current = chosen.get(tool.identity)
+                if current is None or (current.source_kind == SourceKind.TYPED and tool.source_kind != SourceKind.TYPED):
+                    chosen[tool.identity] = tool
+        yield from chosen.values()

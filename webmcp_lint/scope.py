@@ -23,8 +23,11 @@ BLOCK_SCOPE_KINDS = frozenset({
 BINDING_KINDS = frozenset({
     "variable_declarator", "formal_parameters", "function_declaration",
     "generator_function_declaration", "class_declaration", "import_statement",
-    "catch_clause", "arrow_function",
+    "catch_clause", "arrow_function", "for_in_statement",
 })
+
+# First step of a loop variable's path: "each element of ``init``" (``for (const t of tools)``).
+EACH = "[each]"
 
 
 @dataclass
@@ -170,6 +173,8 @@ def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
                 name = declaration.child_by_field_name("name")
                 if name is not None:
                     index.add(nearest(declaration, BLOCK_SCOPE_KINDS), Binding(name.text.decode("utf-8", errors="replace"), kind_name, name, declaration, declaration))
+    for loop in nodes.get("for_in_statement", ()):
+        _index_loop_variable(index, loop)
     for catch in nodes.get("catch_clause", ()):
         parameter = catch.child_by_field_name("parameter")
         if parameter is not None:
@@ -178,6 +183,21 @@ def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
     for statement in nodes.get("import_statement", ()):
         _index_import(index, statement)
     return index
+
+
+def _index_loop_variable(index: ScopeIndex, loop: Node) -> None:
+    """``for (const t of tools)`` binds ``t`` to each element of ``tools``; ``for...in`` binds keys (unknown)."""
+    keyword = loop.child_by_field_name("kind")
+    left = loop.child_by_field_name("left")
+    if keyword is None or left is None:
+        return  # assigns an existing name
+    kind = keyword.type if keyword.type in ("const", "let", "var") else "let"
+    operator = loop.child_by_field_name("operator")
+    is_of = operator is not None and operator.type == "of"
+    scope = nearest(loop, FUNCTION_KINDS | {"program"}) if kind == "var" else loop
+    for identifier, path in pattern_names(left):
+        index.add(scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, loop,
+                                 loop.child_by_field_name("right") if is_of else None, (EACH,) + path))
 
 
 def _index_import(index: ScopeIndex, statement: Node) -> None:

@@ -137,12 +137,15 @@ def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> Non
     if definition_node is None:
         analysis.unresolved.append(UnresolvedDefinition(registration, "registerTool is called without a definition"))
         return
-    value = script.evaluator.value(definition_node)
-    if isinstance(value, JSObject) and value.node is not None:
-        analysis.tools.append(ToolDefinition(SourceKind.IMPERATIVE, script, script.source, value.node, value, registration))
-    else:
-        reason = value.reason if isinstance(value, Unknown) else type(value).__name__
-        analysis.unresolved.append(UnresolvedDefinition(registration, reason))
+    # A loop variable (for...of, forEach, map) stands for every element of its array.
+    unresolved_reason = None
+    for value in script.evaluator.candidates(definition_node):
+        if isinstance(value, JSObject) and value.node is not None:
+            analysis.tools.append(ToolDefinition(SourceKind.IMPERATIVE, script, script.source, value.node, value, registration))
+        elif unresolved_reason is None:
+            unresolved_reason = value.reason if isinstance(value, Unknown) else type(value).__name__
+    if unresolved_reason is not None:
+        analysis.unresolved.append(UnresolvedDefinition(registration, unresolved_reason))
 
 
 EXTRACTOR = Extractor(

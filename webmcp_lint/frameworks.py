@@ -1,0 +1,134 @@
+"""Which UI framework a file belongs to, and each framework's official WebMCP integration.
+
+A file is React, Vue or Angular code when it imports the framework, when it
+is a component file (``.vue``, ``.jsx``, ``.tsx``), or when the nearest
+package.json depends on the framework (WM502). The integration table keys
+each framework API by the package that exports it, so a call is recognised
+through any local alias (``import { useWebMCP as useTool }``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from webmcp_lint.model import FileAnalysis, Project, SourceKind
+
+if TYPE_CHECKING:
+    from webmcp_lint.project_index import ProjectIndex
+
+REACT, VUE, ANGULAR = "react", "vue", "angular"
+FRAMEWORK_NAMES = {REACT: "React", VUE: "Vue", ANGULAR: "Angular"}
+
+# What WM502 tells users to use instead of a direct registerTool (RULES.md, WM5xx).
+OFFICIAL_INTEGRATION = {
+    REACT: "use-webmcp-tool's useWebMCP(options), one call per tool",
+    VUE: "@vueuse/core's useWebMCP(options)",
+    ANGULAR: "provideExperimentalWebMcpTools([...]) or declareExperimentalWebMcpTool(...) from @angular/core",
+}
+
+# Packages whose import (or dependency) marks a framework.
+FRAMEWORK_PACKAGES = {
+    REACT: ("react", "react-dom", "next", "use-webmcp-tool", "usewebmcp", "@mcp-b/react-webmcp"),
+    VUE: ("vue", "nuxt", "@vueuse/core"),
+    ANGULAR: ("@angular/core",),
+}
+DEPENDENCY_PACKAGES = {REACT: ("react",), VUE: ("vue",), ANGULAR: ("@angular/core",)}
+COMPONENT_SUFFIXES = {".vue": VUE, ".jsx": REACT, ".tsx": REACT}
+DEPENDENCY_FIELDS = ("dependencies", "devDependencies", "peerDependencies")
+
+
+@dataclass(frozen=True)
+class Integration:
+    """One framework API that declares tools."""
+
+    framework: str
+    source_kind: SourceKind
+    api: str
+
+
+# (module, exported name) -> integration. `form` is Angular's signal form (the tool is an option of it).
+INTEGRATIONS = {
+    ("use-webmcp-tool", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
+    ("usewebmcp", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
+    ("@mcp-b/react-webmcp", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
+    ("@vueuse/core", "useWebMCP"): Integration(VUE, SourceKind.VUE, "useWebMCP"),
+    ("@angular/core", "provideExperimentalWebMcpTools"):
+        Integration(ANGULAR, SourceKind.ANGULAR, "provideExperimentalWebMcpTools"),
+    ("@angular/core", "declareExperimentalWebMcpTool"):
+        Integration(ANGULAR, SourceKind.ANGULAR, "declareExperimentalWebMcpTool"),
+    ("@angular/forms/signals", "form"): Integration(ANGULAR, SourceKind.ANGULAR_FORM, "form"),
+}
+
+
+@dataclass(frozen=True)
+class Detection:
+    framework: str
+    reason: str  # why, for messages: "the file imports react"
+
+    @property
+    def name(self) -> str:
+        return FRAMEWORK_NAMES[self.framework]
+
+
+def framework_of_module(specifier: str) -> str | None:
+    """The framework an imported package belongs to (``react-dom/client`` is React)."""
+    for framework, packages in FRAMEWORK_PACKAGES.items():
+        for package in packages:
+            if specifier == package or specifier.startswith(package + "/"):
+                return framework
+    if specifier.startswith("@angular/"):
+        return ANGULAR
+    if specifier.startswith("@vue/"):
+        return VUE
+    return None
+
+
+def imported_modules(analysis: FileAnalysis) -> list[str]:
+    """The module specifiers of a file's import statements (all of its scripts)."""
+    from webmcp_lint.evaluate import string_value
+
+    found = []
+    for script in analysis.scripts:
+        for statement in script.of_kind("import_statement"):
+            source = statement.child_by_field_name("source")
+            value = string_value(source) if source is not None else None
+            if value:
+                found.append(value)
+    return found
+
+
+def detect_framework(analysis: FileAnalysis, index: ProjectIndex | None) -> Detection | None:
+    """The framework of the app a file belongs to, or None for plain JavaScript."""
+    for specifier in imported_modules(analysis):
+        framework = framework_of_module(specifier)
+        if framework is not None:
+            return Detection(framework, f"the file imports {specifier}")
+    suffix = Path(analysis.source.display_path).suffix.lower()
+    if suffix in COMPONENT_SUFFIXES:
+        return Detection(COMPONENT_SUFFIXES[suffix], f"it is a {suffix} component")
+    if index is None:
+        return None
+    package = index.nearest_package_json(analysis.source.path)
+    if package is None or not isinstance(package.value, dict):
+        return None
+    for framework, names in DEPENDENCY_PACKAGES.items():
+        for field in DEPENDENCY_FIELDS:
+            dependencies = package.value.get(field)
+            if isinstance(dependencies, dict) and any(name in dependencies for name in names):
+                return Detection(framework, f"{package.source.display_path} depends on {names[0]}")
+    return None
+
+
+def assign_frameworks(project: Project, index: ProjectIndex | None) -> None:
+    """Record on each tool the framework of the app that registers it (integrations set their own)."""
+    for analysis in project.files:
+        if not analysis.tools:
+            continue
+        detection = detect_framework(analysis, index)
+        if detection is None:
+            continue
+        for tool in analysis.tools:
+            if tool.framework is None:
+                tool.framework = detection.framework

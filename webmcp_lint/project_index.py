@@ -1,0 +1,364 @@
+"""The project around the linted files: modules and their exports, package.json, tsconfig.json.
+
+Built once per run. Import resolution is lazy: a module is parsed the first
+time a definition needs one of its exports (a factory module holds no
+WebMCP trigger word, so the prefilter alone would never parse it), and each
+file is parsed at most once per run whether it is linted, imported or both.
+
+Relative ES module imports resolve like bundlers do (exact file, added
+extension, ``.js`` written for a ``.ts`` file, ``dir/index.*``); exports are
+named and default declarations, ``export { x as y }``, ``export ... from``
+(re-exports), and CommonJS ``module.exports`` / ``exports.x`` with ``require``.
+Problems (a missing module, an import cycle, a package.json that is not
+JSON) become notices; they never stop the run.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+from tree_sitter import Node
+
+from webmcp_lint.evaluate import FUNCTION_NODE_KINDS, UNDEFINED, JSFunction, JSObject, Prop, Unknown, Value, member
+from webmcp_lint.jsonc import BinaryFileError, JsonDocument, JsonError, load_json_document
+from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
+from webmcp_lint.scope import Binding, pattern_names, property_key
+from webmcp_lint.source import SourceFile
+
+if TYPE_CHECKING:
+    from webmcp_lint.model import Script
+
+MAX_MODULE_SIZE = 8 * 1024 * 1024
+RESOLVED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+# `import "./api.js"` in TypeScript names the file api.ts (and so on).
+TYPESCRIPT_FOR = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+
+
+def absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
+
+
+def is_relative_specifier(specifier: str) -> bool:
+    return specifier in (".", "..") or specifier.startswith(("./", "../"))
+
+
+@dataclass
+class ModuleExports:
+    """What one module exports, as syntax: evaluated only when an importer asks."""
+
+    locals: dict[str, str] = field(default_factory=dict)  # exported name -> local binding name
+    values: dict[str, Node] = field(default_factory=dict)  # exported name -> expression or declaration
+    reexports: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (specifier, name there)
+    star_reexports: list[str] = field(default_factory=list)  # export * from "..."
+    commonjs: Node | None = None  # module.exports = <node>
+
+    @property
+    def names(self) -> list[str]:
+        return list(dict.fromkeys([*self.locals, *self.values, *self.reexports]))
+
+
+class ProjectIndex:
+    """Modules, their exports and the JSON configuration files of one run."""
+
+    def __init__(self, sources: Iterable[SourceFile], kinds: frozenset[str]) -> None:
+        self.kinds = kinds
+        self.sources: dict[Path, SourceFile] = {absolute(source.path): source for source in sources}
+        self.notices: list[tuple[str, str]] = []
+        self._notice_keys: set[tuple[str, str]] = set()
+        self._scripts: dict[Path, Script | None] = {}
+        self._exports: dict[int, ModuleExports] = {}
+        self._resolving: list[tuple[Path, str]] = []
+        self._json: dict[Path, JsonDocument | None] = {}
+        self._is_file: dict[Path, bool] = {}
+
+    # scripts ----------------------------------------------------------------------------
+    def attach(self, script: Script, whole_file: bool = True) -> None:
+        """Let ``script``'s evaluator follow its imports; remember it as its file's parse."""
+        script.evaluator.resolve_import = partial(self._resolve_import, script)
+        if whole_file:
+            self._scripts.setdefault(absolute(script.source.path), script)
+
+    def cached_script(self, source: SourceFile, language: str) -> Script | None:
+        script = self._scripts.get(absolute(source.path))
+        return script if script is not None and script.language == language else None
+
+    @property
+    def scripts(self) -> list[Script]:
+        return [script for script in self._scripts.values() if script is not None]
+
+    def module_script(self, path: Path) -> Script | None:
+        """The parse of the module at ``path`` (linted or only imported), built at most once."""
+        if path in self._scripts:
+            return self._scripts[path]
+        self._scripts[path] = None  # also guards against re-entry while building
+        language = SCRIPT_LANGUAGE_BY_SUFFIX.get(path.suffix.lower())
+        source = self.sources.get(path) or self._read_module(path)
+        if language is None or source is None:
+            return None
+        from webmcp_lint.engine import build_script  # the engine builds scripts; it imports this module
+
+        script = build_script(source, language, self.kinds, index=self)
+        self._scripts[path] = script
+        return script
+
+    def _read_module(self, path: Path) -> SourceFile | None:
+        from webmcp_lint.discovery import display_path
+
+        try:
+            if path.stat().st_size > MAX_MODULE_SIZE:
+                return None
+            return SourceFile.from_bytes(path, display_path(path), path.read_bytes())
+        except (OSError, BinaryFileError):
+            return None
+
+    # files ------------------------------------------------------------------------------
+    def is_file(self, path: Path) -> bool:
+        if path in self.sources:
+            return True
+        known = self._is_file.get(path)
+        if known is None:
+            try:
+                known = path.is_file()
+            except OSError:
+                known = False
+            self._is_file[path] = known
+        return known
+
+    def resolve_specifier(self, importer: Path, specifier: str) -> Path | None:
+        """The file a relative import names, or None (not relative, or no such file)."""
+        if not is_relative_specifier(specifier):
+            return None
+        specifier = specifier.split("?", 1)[0].split("#", 1)[0]
+        base = Path(os.path.normpath(absolute(importer).parent / specifier))
+        candidates = [base]
+        swapped = TYPESCRIPT_FOR.get(base.suffix.lower(), ())
+        candidates.extend(base.with_suffix(suffix) for suffix in swapped)
+        candidates.extend(Path(str(base) + suffix) for suffix in RESOLVED_SUFFIXES)
+        candidates.extend(base / ("index" + suffix) for suffix in RESOLVED_SUFFIXES)
+        return next((candidate for candidate in candidates if self.is_file(candidate)), None)
+
+    def _is_real(self, path: Path) -> bool:
+        """Files that exist on disk may import from disk; an in-memory snippet may not."""
+        try:
+            return path.is_file()
+        except OSError:
+            return False
+
+    # import resolution ------------------------------------------------------------------
+    def _resolve_import(self, script: Script, binding: Binding, depth: int) -> Value:
+        specifier = binding.import_source or ""
+        unknown = Unknown("import", (binding.name,))
+        if not is_relative_specifier(specifier):
+            return unknown
+        importer = absolute(script.source.path)
+        on_disk = self._is_real(importer)
+        target = self.resolve_specifier(importer, specifier)
+        if target is not None and not on_disk and target not in self.sources:
+            target = None  # an in-memory snippet only sees the other in-memory files
+        if target is None:
+            if on_disk:
+                self.notice(script.source.display_path, f"cannot resolve import '{specifier}': no such module; "
+                                                        "definitions that use it are not checked")
+            return unknown
+        module = self.module_script(target)
+        if module is None:
+            return unknown
+        value = self.export_value(module, binding.imported_name or "default", depth, script.source.display_path)
+        if isinstance(value, Unknown) and not value.references:
+            return Unknown(value.reason, (binding.name,))
+        return value
+
+    def export_value(self, module: Script, name: str, depth: int, importer: str) -> Value:
+        """The value ``module`` exports as ``name`` ("default", "*" for the namespace, or a name)."""
+        key = (absolute(module.source.path), name)
+        if key in self._resolving:
+            chain = " -> ".join(path.name for path, _ in self._resolving[self._resolving.index(key):])
+            self.notice(importer, f"import cycle ({chain} -> {key[0].name}) while resolving '{name}'; "
+                                  "definitions that use it are not checked")
+            return Unknown("cycle")
+        self._resolving.append(key)
+        try:
+            return self._export_value(module, name, depth)
+        finally:
+            self._resolving.pop()
+
+    def _export_value(self, module: Script, name: str, depth: int) -> Value:
+        exports = self.exports(module)
+        if name == "*":
+            return self._namespace(module, exports, depth)
+        if name in exports.locals:
+            return self._local_value(module, exports.locals[name], depth)
+        if name in exports.values:
+            node = exports.values[name]
+            if node.type in FUNCTION_NODE_KINDS:
+                return JSFunction(node, module.evaluator)
+            return module.evaluator.value(node, depth + 1)
+        if name in exports.reexports:
+            specifier, there = exports.reexports[name]
+            return self._reexported(module, specifier, there, depth)
+        if exports.commonjs is not None:
+            whole = module.evaluator.value(exports.commonjs, depth + 1)
+            return whole if name == "default" else member(whole, name)
+        for specifier in exports.star_reexports:
+            value = self._reexported(module, specifier, name, depth)
+            if value is not UNDEFINED and not (isinstance(value, Unknown) and value.reason == "import"):
+                return value
+        return Unknown("import")
+
+    def _local_value(self, module: Script, local: str, depth: int) -> Value:
+        binding = module.scopes.bindings.get((module.tree.root_node.id, local))
+        if binding is None:
+            return Unknown("import", (local,))
+        return module.evaluator.binding_value(binding, depth + 1)
+
+    def _reexported(self, module: Script, specifier: str, name: str, depth: int) -> Value:
+        target = self.resolve_specifier(absolute(module.source.path), specifier)
+        if target is None:
+            if is_relative_specifier(specifier):
+                self.notice(module.source.display_path, f"cannot resolve re-export from '{specifier}': no such module")
+            return Unknown("import", (name,))
+        there = self.module_script(target)
+        if there is None:
+            return Unknown("import", (name,))
+        return self.export_value(there, name, depth + 1, module.source.display_path)
+
+    def _namespace(self, module: Script, exports: ModuleExports, depth: int) -> Value:
+        if exports.commonjs is not None and not exports.names:
+            return module.evaluator.value(exports.commonjs, depth + 1)
+        namespace = JSObject(None, open=bool(exports.star_reexports))
+        for exported in exports.names:
+            namespace.props[exported] = Prop(exported, None, None, self.export_value(
+                module, exported, depth + 1, module.source.display_path))
+        return namespace
+
+    def exports(self, module: Script) -> ModuleExports:
+        """The export statements (and CommonJS assignments) at the top of ``module``."""
+        root = module.tree.root_node
+        cached = self._exports.get(root.id)
+        if cached is None:
+            cached = self._exports[root.id] = collect_exports(root)
+        return cached
+
+    # JSON configuration -----------------------------------------------------------------
+    def json_document(self, path: Path) -> JsonDocument | None:
+        """A parsed package.json / tsconfig.json, or None (missing, unreadable, or not JSON: a notice)."""
+        path = absolute(path)
+        if path in self._json:
+            return self._json[path]
+        from webmcp_lint.discovery import display_path
+
+        document = None
+        shown = display_path(path)
+        try:
+            if path.is_file():
+                document = load_json_document(path, shown)
+        except (OSError, BinaryFileError) as error:
+            self.notice(shown, f"cannot read: {getattr(error, 'strerror', None) or error}")
+        except JsonError as error:
+            self.notice(shown, f"not valid JSON ({error}); ignored")
+        self._json[path] = document
+        return document
+
+    def nearest(self, start: Path, filename: str) -> Path | None:
+        """The closest ``filename`` in ``start``'s directory or above it."""
+        directory = absolute(start)
+        if not directory.is_dir():
+            directory = directory.parent
+        for candidate in (directory, *directory.parents):
+            path = candidate / filename
+            if self.is_file(path):
+                return path
+        return None
+
+    def nearest_package_json(self, file: Path) -> JsonDocument | None:
+        """The package.json that governs ``file``; an invalid one still governs (and gave a notice)."""
+        path = self.nearest(absolute(file).parent, "package.json")
+        return self.json_document(path) if path is not None else None
+
+    def notice(self, path: str, message: str) -> None:
+        if (path, message) not in self._notice_keys:
+            self._notice_keys.add((path, message))
+            self.notices.append((path, message))
+
+
+def collect_exports(root: Node) -> ModuleExports:
+    """Read the top-level export statements and CommonJS assignments of a program."""
+    exports = ModuleExports()
+    for statement in root.named_children:
+        if statement.type == "export_statement":
+            _collect_export_statement(statement, exports)
+        elif statement.type == "expression_statement":
+            _collect_commonjs(statement, exports)
+    return exports
+
+
+def _collect_export_statement(statement: Node, exports: ModuleExports) -> None:
+    from webmcp_lint.evaluate import string_value
+
+    source_node = statement.child_by_field_name("source")
+    specifier = string_value(source_node) if source_node is not None else None
+    is_default = any(child.type == "default" for child in statement.children)
+    declaration = statement.child_by_field_name("declaration")
+    value = statement.child_by_field_name("value")
+    for child in statement.named_children:
+        if child.type == "export_clause":
+            for specifier_node in child.named_children:
+                if specifier_node.type != "export_specifier":
+                    continue
+                name_node = specifier_node.child_by_field_name("name")
+                alias_node = specifier_node.child_by_field_name("alias") or name_node
+                if name_node is None or alias_node is None:
+                    continue
+                local = property_key(name_node) or name_node.text.decode()
+                exported = property_key(alias_node) or alias_node.text.decode()
+                if specifier is not None:
+                    exports.reexports[exported] = (specifier, local)
+                else:
+                    exports.locals[exported] = local
+        elif child.type == "namespace_export" and specifier is not None:
+            alias = next((grand for grand in child.named_children), None)
+            if alias is not None:
+                exports.reexports[property_key(alias) or alias.text.decode()] = (specifier, "*")
+    if specifier is not None and not any(child.type in ("export_clause", "namespace_export")
+                                         for child in statement.named_children):
+        exports.star_reexports.append(specifier)
+    if declaration is not None:
+        name_node = declaration.child_by_field_name("name")
+        if declaration.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in declaration.named_children:
+                pattern = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+                if pattern is not None:
+                    for identifier, _ in pattern_names(pattern):
+                        local = identifier.text.decode("utf-8", errors="replace")
+                        exports.locals[local] = local
+        elif name_node is not None:
+            local = name_node.text.decode("utf-8", errors="replace")
+            exports.locals[local] = local
+            if is_default:
+                exports.values["default"] = declaration
+        elif is_default:
+            exports.values["default"] = declaration
+    elif value is not None and is_default:
+        exports.values["default"] = value
+
+
+def _collect_commonjs(statement: Node, exports: ModuleExports) -> None:
+    assignment = next((child for child in statement.named_children if child.type == "assignment_expression"), None)
+    if assignment is None:
+        return
+    left = assignment.child_by_field_name("left")
+    right = assignment.child_by_field_name("right")
+    if left is None or right is None or left.type != "member_expression":
+        return
+    target = left.text.decode("utf-8", errors="replace").replace(" ", "")
+    if target == "module.exports":
+        exports.commonjs = right
+        return
+    holder = left.child_by_field_name("object")
+    name = left.child_by_field_name("property")
+    if holder is not None and name is not None and holder.text.replace(b" ", b"") in (b"exports", b"module.exports"):
+        exports.values[name.text.decode("utf-8", errors="replace")] = right
