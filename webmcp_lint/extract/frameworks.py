@@ -1,0 +1,111 @@
+"""Tools declared through a framework integration: React/Vue ``useWebMCP``, Angular's providers and forms.
+
+Calls are recognised by what they import, not by their local name: the
+callee must resolve to an integration's export (``import { useWebMCP as
+useTool } from "use-webmcp-tool"``, a namespace import, ``require``, or a
+const alias of one of those). Each call is recorded for the lifecycle rules
+(WM503 to WM505) and each definition it declares becomes a ToolDefinition
+with its source kind, so rules can tell a Vue hook's options from a
+registerTool definition.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from webmcp_lint.evaluate import JSArray, JSObject, Value
+from webmcp_lint.extract import Extractor
+from webmcp_lint.frameworks import INTEGRATIONS, Integration
+from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
+from webmcp_lint.syntax import call_arguments, text, unwrap
+
+MAX_ALIAS_STEPS = 4
+
+
+def imported_origin(node: Node | None, script: Script) -> tuple[str, str] | None:
+    """(module, exported name) of the import ``node`` refers to, following const aliases and namespaces."""
+    for _ in range(MAX_ALIAS_STEPS):
+        node = unwrap(node)
+        if node is None:
+            return None
+        if node.type == "member_expression":  # namespace.useWebMCP
+            holder = unwrap(node.child_by_field_name("object"))
+            owner = imported_origin(holder, script) if holder is not None and holder.type == "identifier" else None
+            if owner is None or owner[1] != "*":
+                return None
+            return owner[0], text(node.child_by_field_name("property"))
+        if node.type != "identifier":
+            return None
+        binding = script.scopes.resolve(node)
+        if binding is None:
+            return None
+        if binding.kind == "import":
+            return (binding.import_source or "", binding.imported_name or "default")
+        if binding.kind not in ("const", "let", "var") or binding.init is None:
+            return None
+        init = unwrap(binding.init)
+        if init is not None and init.type == "call_expression" and text(init.child_by_field_name("function")) == "require":
+            arguments = call_arguments(init)
+            module = text(arguments[0])[1:-1] if arguments and arguments[0].type == "string" else None
+            if module is None or len(binding.path) > 1:
+                return None
+            return (module, str(binding.path[0])) if binding.path else (module, "*")
+        if binding.path:
+            return None
+        node = init
+    return None
+
+
+def integration_of(call: Node, script: Script) -> tuple[Integration, str] | None:
+    """The integration a call invokes, and the module it came from."""
+    origin = imported_origin(call.child_by_field_name("function"), script)
+    if origin is None:
+        return None
+    integration = INTEGRATIONS.get(origin)
+    return (integration, origin[0]) if integration is not None else None
+
+
+def _definitions(integration: Integration, arguments: list[Node], script: Script) -> list[JSObject]:
+    evaluator = script.evaluator
+    if integration.api == "provideExperimentalWebMcpTools":
+        listed = evaluator.value(arguments[0]) if arguments else None
+        values: list[Value] = listed.values if isinstance(listed, JSArray) else []
+    elif integration.api == "form":
+        # form(model, options) or form(model, schema, options): the tool is an option.
+        values = []
+        for argument in arguments[1:]:
+            options = evaluator.value(argument)
+            if isinstance(options, JSObject):
+                values.append(options.get("experimentalWebMcpTool"))
+    else:
+        values = evaluator.candidates(arguments[0]) if arguments else []
+    return [value for value in values if isinstance(value, JSObject) and value.node is not None]
+
+
+def _extract(script: Script, analysis: FileAnalysis) -> None:
+    if not script.of_kind("import_statement") and b"require" not in script.source.data:
+        return
+    seen = {tool.identity for tool in analysis.tools}
+    for call in script.of_kind("call_expression"):
+        found = integration_of(call, script)
+        if found is None:
+            continue
+        integration, module = found
+        analysis.framework_calls.append(FrameworkCall(script, call, integration.api, module, integration.framework))
+        analysis.has_webmcp_code = True
+        for definition in _definitions(integration, call_arguments(call), script):
+            tool = ToolDefinition(integration.source_kind, script, script.source, definition.node, definition,
+                                  framework=integration.framework,
+                                  extra_fields=EXTRA_FIELDS.get(integration.source_kind, ()))
+            if tool.identity not in seen:
+                seen.add(tool.identity)
+                analysis.tools.append(tool)
+
+
+EXTRACTOR = Extractor(
+    name="frameworks",
+    triggers=(b"useWebMCP", b"WebMcp"),
+    kinds=frozenset({"call_expression", "import_statement", "return_statement"}),
+    extract=_extract,
+    order=20,
+)
