@@ -1,7 +1,10 @@
 """Facts about web APIs that several rules share, as data in one place.
 
-WM403 reads ``SIGNAL_APIS``, WM404 ``INSTANT_CALLS``, WM603/WM604 ``WRITES``;
-changing what counts is a data edit here, never a rule edit.
+WM403 reads ``SIGNAL_APIS``/``SIGNAL_METHODS``, WM404 ``INSTANT_*`` and
+``UNCANCELLABLE_*``, WM408 ``VALIDATION_*``, WM603/WM604 the write lists
+(``STORAGE_*``, ``INDEXEDDB_*``, ``WRITE_*``), all through
+``webmcp_lint.execute``; changing what counts is a data edit here, never a
+rule edit.
 """
 
 from __future__ import annotations
@@ -41,11 +44,23 @@ INSTANT_CALLS = frozenset({
     "Promise.resolve", "Promise.reject", "Promise.all", "Promise.race", "Promise.allSettled", "Promise.any",
     "structuredClone", "JSON.parse", "JSON.stringify",
 })
+# Browser APIs that take no AbortSignal at all: asking to forward one to them (WM404) would be wrong.
+UNCANCELLABLE_RECEIVERS = frozenset({
+    "navigator.clipboard", "navigator.permissions", "navigator.storage", "navigator.serviceWorker",
+    "crypto.subtle", "caches", "document.fonts",
+})
+UNCANCELLABLE_CALLS = frozenset({
+    "navigator.share", "Notification.requestPermission", "createImageBitmap", "document.requestStorageAccess",
+    "document.hasStorageAccess", "document.exitFullscreen", "navigator.getBattery",
+})
 
 # Writes to persistent or remote state (WM603 contradicts readOnlyHint with them; WM604 needs none).
 STORAGE_OBJECTS = frozenset({"localStorage", "sessionStorage"})
 STORAGE_WRITE_METHODS = frozenset({"setItem", "removeItem", "clear"})
 INDEXEDDB_WRITE_METHODS = frozenset({"put", "add", "delete", "clear"})
+# put/add/delete/clear count as IndexedDB writes only on a receiver that shows one of these
+# (``tx.objectStore("cart").put(...)``, ``const db = await openDB(...)``): Map and Set have the same methods.
+INDEXEDDB_EVIDENCE = ("objectStore", "openDB", "indexedDB", "IDBDatabase", "transaction(")
 WRITE_HTTP_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 WRITE_CALLS = frozenset({"navigator.sendBeacon"})
 WRITE_ASSIGNMENTS = frozenset({"document.cookie"})
@@ -55,3 +70,20 @@ DOM_NODE_CALLS = frozenset({
     "querySelector", "getElementById", "createElement", "closest", "createTextNode",
     "getElementsByClassName", "getElementsByTagName", "querySelectorAll", "cloneNode",
 })
+
+# Input validation in execute (WM408): calls by dotted name, methods on any receiver, and helper-name prefixes
+# (``validateInput``, ``assertRange``, ``checkArgs``, ``parseQuery``).
+VALIDATION_CALLS = frozenset({
+    "Number.isFinite", "Number.isInteger", "Number.isSafeInteger", "Number.isNaN", "isNaN", "isFinite",
+    "Array.isArray", "parse", "safeParse", "parseAsync", "safeParseAsync", "validate", "is",
+})
+VALIDATION_METHODS = frozenset({
+    "includes", "has", "test", "parse", "safeParse", "parseAsync", "safeParseAsync", "validate", "assert",
+    "is", "check",
+})
+VALIDATION_PREFIXES = ("validate", "assert", "check", "parse")
+NOT_VALIDATION_CALLS = frozenset({"JSON.parse", "Date.parse", "parseInt", "parseFloat", "Number.parseInt",
+                                  "Number.parseFloat", "URL.parse"})
+# Conversions that keep a value derived from the input (``const limit = Number(input.limit)``).
+COERCIONS = frozenset({"Number", "String", "Boolean", "parseInt", "parseFloat", "Number.parseInt",
+                       "Number.parseFloat", "Math.trunc", "Math.round", "Math.floor", "Math.ceil"})

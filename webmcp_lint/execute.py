@@ -1,0 +1,1322 @@
+"""The execute model: what a tool's ``execute`` does, computed once per tool.
+
+The WM4xx rules (and WM603..WM605) ask the same questions about execute:
+which names hold the run's signal, which calls get it, what is awaited,
+thrown, caught and returned, which loops and timers run, what is written.
+One iterative walk over the execute function and the nested functions that
+run as part of it answers them; ``execute_of(tool)`` caches the answer.
+
+What runs as part of execute: its own body; inline callbacks (arguments of
+calls such as ``.then(...)``, ``new Promise(executor)``, ``forEach``, an
+IIFE, a handler assigned to ``x.onload``); and functions declared inside it
+that it refers to. A named function declared inside but never referred to
+does not run, and nothing in it is reported.
+"""
+
+from __future__ import annotations
+
+import bisect
+import weakref
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from webmcp_lint import apis
+from webmcp_lint.evaluate import JSFunction
+from webmcp_lint.model import Project, Script, ToolDefinition
+from webmcp_lint.scope import FUNCTION_KINDS, property_key
+from webmcp_lint.syntax import call_arguments, member_name, text, unwrap
+
+GLOBAL_PREFIXES = ("window.", "globalThis.", "self.")
+LOOP_KINDS = frozenset({"while_statement", "do_statement", "for_statement", "for_in_statement"})
+POLLING_LOOP_KINDS = frozenset({"while_statement", "do_statement", "for_statement"})  # not for-of/for-in
+COMPARISON_OPERATORS = frozenset({"<", ">", "<=", ">=", "==", "===", "!=", "!=="})
+EQUALITY_OPERATORS = frozenset({"==", "===", "!=", "!=="})
+# Node kinds the walk keeps, besides the calls it classifies.
+COLLECTED_KINDS = frozenset({
+    "call_expression", "new_expression", "await_expression", "throw_statement", "return_statement",
+    "catch_clause", "member_expression", "subscript_expression", "binary_expression", "unary_expression",
+    "assignment_expression", "augmented_assignment_expression", "variable_declarator", "identifier",
+    "object", "if_statement",
+}) | LOOP_KINDS
+MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
+ALIAS_PASSES = 4
+
+
+# --------------------------------------------------------------------------- facts
+
+
+@dataclass
+class InputKey:
+    """One key destructured from the input parameter: ``{ sort = "newest" }``."""
+
+    key: str
+    node: Node  # the destructuring element (findings point here)
+    local: str | None  # the name it binds, None for a nested pattern
+    default: Node | None
+
+
+@dataclass
+class InputParam:
+    node: Node  # the parameter as written
+    name: str | None  # ``input`` in ``execute(input)``
+    keys: dict[str, InputKey] = field(default_factory=dict)
+
+
+@dataclass
+class OptionsParam:
+    node: Node  # the parameter as written (TypeScript types and defaults included)
+    pattern: Node  # the identifier or object pattern inside it
+    name: str | None  # a bare identifier: ``opts`` (or the misused ``signal``)
+
+
+@dataclass
+class Call:
+    """A call or ``new`` expression that runs as part of execute."""
+
+    node: Node
+    name: str | None  # dotted callee, globals stripped: "fetch", "cartService.getItems", "new Request"
+    method: str | None  # the called property of a member callee
+    receiver: Node | None
+    arguments: list[Node]
+    function: Node  # the function (execute or a nested one) it is written in
+    awaited: bool = False
+    is_global: bool = False  # the callee's root name is not declared in the file (or is an import)
+
+
+@dataclass
+class SignalApiCall:
+    """A call to an API that accepts an AbortSignal (apis.SIGNAL_APIS / SIGNAL_METHODS)."""
+
+    call: Call
+    api: str  # "fetch", "axios.post", "new Request", "addEventListener", "pipeTo"...
+    options_index: int
+    options: Node | None  # the argument that holds (or should hold) the signal
+    status: str  # "given" | "missing" | "unknown" (a non-literal options argument)
+
+
+@dataclass
+class Fetch:
+    """A request: fetch, axios, ky or ``new Request``, with its URL and HTTP method when static."""
+
+    call: Call
+    api: str
+    url: Node | None
+    init: Node | None
+    method: str | None  # upper case; None when not static
+
+
+@dataclass
+class Write:
+    """A write to persistent or remote state (apis.STORAGE_*, INDEXEDDB_*, WRITE_*)."""
+
+    node: Node
+    kind: str  # storage | indexeddb | http | beacon | cookie
+    description: str
+
+
+@dataclass
+class Throw:
+    node: Node
+    function: Node
+    throws_signal_reason: bool
+    abort_guarded: bool  # inside `if (signal.aborted)`, or in a catch after an abort check
+    caught_locally: bool  # inside a try block of the same function that has a catch clause
+
+
+@dataclass
+class Reject:
+    """A rejection made in execute: ``return Promise.reject(...)`` or ``reject(...)`` of a Promise executor."""
+
+    node: Node  # the call
+    form: str  # "Promise.reject" | "reject"
+    allowed: bool  # rejects with signal.reason, in an abort listener, or abort-guarded
+
+
+@dataclass
+class Return:
+    node: Node  # the return statement, or an arrow function's expression body
+    value: Node | None  # the returned expression as written
+    function: Node
+
+
+@dataclass
+class CatchClause:
+    node: Node
+    try_block: Node | None
+    parameter: str | None
+    function: Node
+    abortable_calls: list[Call]  # calls in the try block given the signal (and throwIfAborted)
+    checks_abort: bool  # signal.aborted / throwIfAborted / an "AbortError" name check in the catch
+    rethrows: bool  # a throw or a rejection in the catch body
+
+
+@dataclass
+class Loop:
+    node: Node
+    function: Node
+    polling: bool  # while / do / for(;;), not for-of / for-in over a collection
+    awaits: bool  # its body awaits (in the same function)
+    checks_abort: bool
+    passes_signal: bool  # a call in it is given the signal
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def dotted_name(node: Node | None) -> str | None:
+    """``a.b.c`` for identifiers, ``this`` and member chains; None for anything computed."""
+    parts: list[str] = []
+    current = unwrap(node)
+    while current is not None and len(parts) < 16:
+        if current.type in ("identifier", "this", "super"):
+            parts.append(text(current))
+            return ".".join(reversed(parts))
+        if current.type != "member_expression":
+            return None
+        parts.append(text(current.child_by_field_name("property")))
+        current = unwrap(current.child_by_field_name("object"))
+    return None
+
+
+def strip_global(name: str | None) -> str | None:
+    """``window.fetch`` is ``fetch``."""
+    if name is None:
+        return None
+    for prefix in GLOBAL_PREFIXES:
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
+
+
+def root_identifier(node: Node | None) -> Node | None:
+    current = unwrap(node)
+    for _ in range(16):
+        if current is None or current.type == "identifier":
+            return current
+        if current.type not in ("member_expression", "call_expression", "subscript_expression"):
+            return None
+        child = "function" if current.type == "call_expression" else "object"
+        current = unwrap(current.child_by_field_name(child))
+    return None
+
+
+def parameters_of(function: Node) -> list[Node]:
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return [single]
+    params = function.child_by_field_name("parameters")
+    if params is None:
+        return []
+    return [child for child in params.named_children if child.type != "comment"]
+
+
+def parameter_pattern(parameter: Node) -> tuple[Node, Node | None]:
+    """The pattern inside a parameter and its default: strips TypeScript wrappers and ``= default``."""
+    node, default = parameter, None
+    for _ in range(4):
+        if node.type in ("required_parameter", "optional_parameter"):
+            inner = node.child_by_field_name("pattern")
+            value = node.child_by_field_name("value")
+            default = default or value
+            if inner is None:
+                break
+            node = inner
+        elif node.type == "assignment_pattern":
+            default = default or node.child_by_field_name("right")
+            inner = node.child_by_field_name("left")
+            if inner is None:
+                break
+            node = inner
+        else:
+            break
+    return node, default
+
+
+def function_head(function: Node) -> tuple[int, int]:
+    """Byte range of a function's head: from its start through its parameters."""
+    params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    end = params.end_byte if params is not None else function.start_byte
+    return function.start_byte, max(end, function.start_byte)
+
+
+def is_async(function: Node) -> bool:
+    return any(child.type == "async" for child in function.children)
+
+
+def object_keys(node: Node) -> tuple[set[str], bool]:
+    """Static keys of an object literal and whether a spread (or computed key) may add more."""
+    keys: set[str] = set()
+    open_ended = False
+    for child in node.named_children:
+        if child.type == "pair":
+            key = property_key(child.child_by_field_name("key"))
+            if key is None:
+                open_ended = True
+            else:
+                keys.add(key)
+        elif child.type == "shorthand_property_identifier":
+            keys.add(text(child))
+        elif child.type == "method_definition":
+            key_node = child.child_by_field_name("name")
+            keys.add(property_key(key_node) if key_node is not None else "")
+        elif child.type == "spread_element":
+            open_ended = True
+    return keys, open_ended
+
+
+def object_value(node: Node, key: str) -> Node | None:
+    """The value node of ``key`` in an object literal (the shorthand identifier itself for ``{ key }``)."""
+    for child in node.named_children:
+        if child.type == "pair" and property_key(child.child_by_field_name("key")) == key:
+            return child.child_by_field_name("value")
+        if child.type == "shorthand_property_identifier" and text(child) == key:
+            return child
+    return None
+
+
+def contains(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+class _Positions:
+    """Nodes sorted by start, to ask 'is one of them inside this range' with a bisect."""
+
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = sorted(nodes, key=lambda node: node.start_byte)
+        self.starts = [node.start_byte for node in self.nodes]
+
+    def within(self, start: int, end: int) -> list[Node]:
+        index = bisect.bisect_left(self.starts, start)
+        found = []
+        while index < len(self.nodes) and self.starts[index] < end:
+            if self.nodes[index].end_byte <= end:
+                found.append(self.nodes[index])
+            index += 1
+        return found
+
+    def any_within(self, node: Node) -> bool:
+        return bool(self.within(node.start_byte, node.end_byte))
+
+
+# --------------------------------------------------------------------------- the model
+
+
+class ExecuteModel:
+    """Facts about one execute function. Build with ``execute_of(tool)``."""
+
+    def __init__(self, tool: ToolDefinition, script: Script, function: Node) -> None:
+        self.tool = tool
+        self.script = script
+        self.source = script.source
+        self.function = function
+        self.is_async = is_async(function)
+        params = parameters_of(function)
+        self.parameter_count = len(params)
+        self.input = _input_param(params[0]) if params else None
+        self.options = _options_param(params[1]) if len(params) > 1 else None
+        self.signal_names: set[str] = set()
+        self.options_names: set[str] = set()
+        self._seed_signal_names()
+
+        self.functions: list[Node] = []  # execute first, then nested functions that run with it
+        self.abort_listeners: set[int] = set()  # ids of functions that run when the signal aborts
+        self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
+        self._raw: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
+        self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
+        self._walk()
+        self._find_signal_aliases()
+
+        self.calls: list[Call] = []
+        self._calls_by_id: dict[int, Call] = {}
+        self._build_calls()
+        self.abort_checks = self._find_abort_checks()
+        self._abort_positions = _Positions(self.abort_checks)
+        self._find_roles()
+        self._mark_awaited()
+        self.awaits: list[tuple[Node, Node]] = self._raw["await_expression"]
+        self.awaited_calls = [call for call in self.calls if call.awaited]
+        self.throw_if_aborted_calls = [call for call in self.calls if call.method == "throwIfAborted"]
+        self.signal_api_calls = [api for api in map(self._signal_api_call, self.calls) if api is not None]
+        self._signal_api_ids = {api.call.node.id for api in self.signal_api_calls}
+        self.fetches = [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
+        self.timers = [call for call in self.calls
+                       if call.is_global and call.name in ("setTimeout", "setInterval")]
+        self.returns = self._returns()
+        self.throws = [self._throw(node, owner) for node, owner in self._raw["throw_statement"]]
+        self.rejects = self._rejects()
+        self.catches = [self._catch(node, owner) for node, owner in self._raw["catch_clause"]]
+        self.loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._raw[kind]]
+        self.loops.sort(key=lambda loop: loop.node.start_byte)
+        self.writes = self._writes()
+        self.input_names = self._input_names()
+
+    # ---------------------------------------------------------------- signal names
+
+    def _seed_signal_names(self) -> None:
+        if self.options is None:
+            return
+        pattern = self.options.pattern
+        if pattern.type == "identifier":
+            self.options_names.add(text(pattern))
+        elif pattern.type == "object_pattern":
+            for child in pattern.named_children:
+                local = _signal_local(child)
+                if local is not None:
+                    self.signal_names.add(local)
+
+    def _find_signal_aliases(self) -> None:
+        """``const { signal } = opts``, ``const s = opts.signal``, ``s = signal``, ``AbortSignal.any([signal])``."""
+        declarators = [node for node, _ in self._raw["variable_declarator"]]
+        assignments = [node for node, _ in self._raw["assignment_expression"]]
+        for _ in range(ALIAS_PASSES):
+            before = (len(self.signal_names), len(self.options_names))
+            for declarator in declarators:
+                self._alias(declarator.child_by_field_name("name"), declarator.child_by_field_name("value"))
+            for assignment in assignments:
+                self._alias(assignment.child_by_field_name("left"), assignment.child_by_field_name("right"))
+            if (len(self.signal_names), len(self.options_names)) == before:
+                break
+
+    def _alias(self, target: Node | None, value: Node | None) -> None:
+        value = unwrap(value)
+        if target is None or value is None:
+            return
+        if target.type == "identifier":
+            name = text(target)
+            if value.type == "identifier" and text(value) in self.options_names:
+                self.options_names.add(name)
+            elif self.is_signal(value) or (dotted_name(value.child_by_field_name("function")) == "AbortSignal.any"
+                                           and self.mentions_signal(value)):
+                self.signal_names.add(name)
+        elif target.type == "object_pattern" and value.type == "identifier" and text(value) in self.options_names:
+            for child in target.named_children:
+                local = _signal_local(child)
+                if local is not None:
+                    self.signal_names.add(local)
+
+    @property
+    def signal_in_scope(self) -> bool:
+        return bool(self.signal_names or self.options_names)
+
+    @property
+    def signal_identifier(self) -> str | None:
+        """A plain name holding the run's signal (``signal``, or ``s`` from ``{ signal: s }``)."""
+        if "signal" in self.signal_names:
+            return "signal"
+        return min(self.signal_names) if self.signal_names else None
+
+    def is_signal(self, node: Node | None) -> bool:
+        """``node`` is the run's signal: a signal name, the misused options name, or ``x.signal``."""
+        node = unwrap(node)
+        if node is None:
+            return False
+        if node.type == "identifier":
+            name = text(node)
+            return name in self.signal_names or name in self.options_names or name == "signal"
+        return node.type == "member_expression" and member_name(node) == "signal"
+
+    def mentions_signal(self, node: Node | None) -> bool:
+        """``node`` passes the signal on: a signal or options name, a ``signal`` key, or ``x.signal``."""
+        if node is None:
+            return False
+        names = self.signal_names | self.options_names
+        stack = [node]
+        seen = 0
+        while stack and seen < MENTION_LIMIT:
+            current = stack.pop()
+            seen += 1
+            kind = current.type
+            if kind in ("identifier", "shorthand_property_identifier"):
+                if text(current) in names or (kind == "shorthand_property_identifier" and text(current) == "signal"):
+                    return True
+            elif kind == "property_identifier":
+                if text(current) == "signal":
+                    return True
+            else:
+                stack.extend(current.named_children)
+        return False
+
+    # ---------------------------------------------------------------- the walk
+
+    def _walk(self) -> None:
+        included: dict[int, Node] = {}
+        queue = [self.function]
+        checked_identifiers = 0
+        while queue:
+            function = queue.pop()
+            if function.id in included:
+                continue
+            included[function.id] = function
+            self.functions.append(function)
+            self._walk_function(function, queue)
+            if queue:
+                continue
+            # Functions declared inside execute run only when it refers to them.
+            identifiers = self._raw["identifier"]
+            while checked_identifiers < len(identifiers):
+                identifier, _ = identifiers[checked_identifiers]
+                checked_identifiers += 1
+                declared = self._local_function(identifier)
+                if declared is not None and declared.id not in included:
+                    queue.append(declared)
+
+    def _walk_function(self, function: Node, queue: list[Node]) -> None:
+        body = function.child_by_field_name("body")
+        if body is None:
+            return
+        if body.type != "statement_block":
+            self._raw["return_statement"].append((body, function))  # an arrow's expression body is its return
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind in FUNCTION_KINDS:
+                self._nested_function(node, queue)
+                continue
+            if kind in ("class_declaration", "class"):
+                continue
+            if kind in COLLECTED_KINDS:
+                self._raw[kind].append((node, function))
+            stack.extend(node.named_children)
+
+    def _nested_function(self, node: Node, queue: list[Node]) -> None:
+        parent = node.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            parent = parent.parent
+        if parent is None:
+            return
+        if parent.type == "arguments" \
+                or (parent.type == "call_expression" and unwrap(parent.child_by_field_name("function")) == node) \
+                or (parent.type == "assignment_expression" and unwrap(parent.child_by_field_name("right")) == node
+                    and unwrap(parent.child_by_field_name("left")).type == "member_expression"):
+            queue.append(node)  # an inline callback, an IIFE, or a handler such as `img.onload = () => ...`
+            return
+        name = None
+        if node.type in ("function_declaration", "generator_function_declaration"):
+            name = node.child_by_field_name("name")
+        elif parent.type == "variable_declarator" and unwrap(parent.child_by_field_name("value")) == node:
+            name = parent.child_by_field_name("name")
+        if name is not None and name.type == "identifier":
+            self._local_functions[name.id] = node
+
+    def _local_function(self, identifier: Node) -> Node | None:
+        """The function declared inside execute that ``identifier`` refers to, if any."""
+        if not self._local_functions:
+            return None
+        binding = self.script.scopes.resolve(identifier)
+        if binding is None or binding.name_node.id == identifier.id:
+            return None
+        return self._local_functions.get(binding.name_node.id)
+
+    def _function_of(self, node: Node) -> Node | None:
+        current = node.parent
+        while current is not None and current.type not in FUNCTION_KINDS:
+            current = current.parent
+        return current
+
+    def runs_in(self, node: Node, function_ids: set[int]) -> bool:
+        """``node`` is inside one of these functions (or a function nested in one)."""
+        current = node.parent
+        while current is not None:
+            if current.id in function_ids:
+                return True
+            if current.id == self.function.id:
+                return False
+            current = current.parent
+        return False
+
+    # ---------------------------------------------------------------- calls
+
+    def _build_calls(self) -> None:
+        for kind in ("call_expression", "new_expression"):
+            for node, owner in self._raw[kind]:
+                call = self._call(node, owner)
+                self.calls.append(call)
+                self._calls_by_id[node.id] = call
+        self.calls.sort(key=lambda call: call.node.start_byte)
+
+    def _call(self, node: Node, owner: Node) -> Call:
+        arguments = call_arguments(node)
+        if node.type == "new_expression":
+            constructor = node.child_by_field_name("constructor")
+            name = dotted_name(constructor)
+            root = root_identifier(constructor)
+            return Call(node, f"new {strip_global(name)}" if name else None, None, None, arguments, owner,
+                        is_global=self._is_global_root(root))
+        callee = unwrap(node.child_by_field_name("function"))
+        method = member_name(callee) if callee is not None else None
+        receiver = unwrap(callee.child_by_field_name("object")) if method is not None else None
+        return Call(node, strip_global(dotted_name(callee)), method, receiver, arguments, owner,
+                    is_global=self._is_global_root(root_identifier(callee)))
+
+    def _is_global_root(self, root: Node | None) -> bool:
+        if root is None:
+            return False
+        binding = self.script.scopes.resolve(root)
+        return binding is None or binding.kind == "import"
+
+    def call_at(self, node: Node) -> Call | None:
+        return self._calls_by_id.get(node.id)
+
+    def calls_local_function(self, call: Call) -> bool:
+        """The callee is a function declared inside execute (it sees the signal by closure)."""
+        callee = unwrap(call.node.child_by_field_name("function"))
+        return callee is not None and callee.type == "identifier" and self._local_function(callee) is not None
+
+    def _mark_awaited(self) -> None:
+        for await_node, _ in self._raw["await_expression"]:
+            argument = await_node.named_children[0] if await_node.named_children else None
+            for awaited in self._awaited_nodes(argument):
+                call = self._calls_by_id.get(awaited.id)
+                if call is not None:
+                    call.awaited = True
+
+    def _awaited_nodes(self, expression: Node | None) -> list[Node]:
+        """The calls an await waits for: through ``.then/.catch/.finally`` chains and ``Promise.all([...])``."""
+        node = unwrap(expression)
+        for _ in range(16):
+            if node is None or node.type != "call_expression":
+                break
+            callee = unwrap(node.child_by_field_name("function"))
+            if member_name(callee) not in ("then", "catch", "finally"):
+                break
+            node = unwrap(callee.child_by_field_name("object"))
+        if node is None or node.type not in ("call_expression", "new_expression"):
+            return []
+        found = [node]
+        call = self._calls_by_id.get(node.id)
+        if call is not None and call.name in apis.INSTANT_CALLS and call.arguments:
+            found.extend(self._combined_calls(call.arguments[0]))
+        return found
+
+    def _combined_calls(self, argument: Node) -> list[Node]:
+        """Calls whose promises ``Promise.all`` combines: array elements, or what a ``.map`` callback returns."""
+        argument = unwrap(argument)
+        if argument is None:
+            return []
+        if argument.type == "array":
+            return [element for element in map(unwrap, argument.named_children)
+                    if element is not None and element.type in ("call_expression", "new_expression")]
+        call = self._calls_by_id.get(argument.id)
+        if call is not None and call.method == "map" and call.arguments:
+            callback = unwrap(call.arguments[0])
+            if callback is not None and callback.type == "arrow_function":
+                body = unwrap(callback.child_by_field_name("body"))
+                if body is not None and body.type == "await_expression" and body.named_children:
+                    body = unwrap(body.named_children[0])
+                if body is not None and body.type in ("call_expression", "new_expression"):
+                    return [body]
+        return []
+
+    def is_instant(self, call: Call) -> bool:
+        """Awaiting it is not work a signal could cancel: body readers, Promise combinators, ``new Promise``."""
+        if call.node.type == "new_expression":
+            return True
+        if call.name in apis.INSTANT_CALLS or call.method in apis.INSTANT_METHODS:
+            return True
+        if call.name is not None and (call.name in apis.UNCANCELLABLE_CALLS
+                                      or any(call.name.startswith(receiver + ".")
+                                             for receiver in apis.UNCANCELLABLE_RECEIVERS)):
+            return True
+        if call.receiver is not None and self._is_object_store(call.receiver):
+            return True  # IndexedDB requests take no signal
+        callee = call.node.child_by_field_name("function")
+        return callee is not None and callee.type == "import"
+
+    def awaits_work(self) -> bool:
+        """Some await waits for more than a body reader or ``Promise.resolve``: work a signal could cancel."""
+        for await_node, _ in self.awaits:
+            argument = await_node.named_children[0] if await_node.named_children else None
+            targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(argument)]
+            if not targets or any(call is None or not (call.method in apis.INSTANT_METHODS
+                                                       or call.name == "Promise.resolve") for call in targets):
+                return True
+        return False
+
+    def is_signal_api(self, call: Call) -> bool:
+        return call.node.id in self._signal_api_ids
+
+    # ---------------------------------------------------------------- roles of nested functions
+
+    def _find_roles(self) -> None:
+        """Abort listeners (``signal.addEventListener("abort", fn)``, ``signal.onabort = fn``) and Promise executors."""
+        for call in self.calls:
+            if call.method == "addEventListener" and self.is_signal(call.receiver) and len(call.arguments) >= 2 \
+                    and _string(call.arguments[0]) == "abort":
+                listener = self._function_value(call.arguments[1])
+                if listener is not None:
+                    self.abort_listeners.add(listener.id)
+            elif call.name == "new Promise" and call.arguments:
+                executor = self._function_value(call.arguments[0])
+                params = parameters_of(executor) if executor is not None else []
+                if len(params) >= 2:
+                    pattern, _ = parameter_pattern(params[1])
+                    if pattern.type == "identifier":
+                        self.promise_executors[executor.id] = text(pattern)
+        for node, _ in self._raw["assignment_expression"]:
+            left = unwrap(node.child_by_field_name("left"))
+            if left is not None and member_name(left) == "onabort" and self.is_signal(left.child_by_field_name("object")):
+                listener = self._function_value(node.child_by_field_name("right"))
+                if listener is not None:
+                    self.abort_listeners.add(listener.id)
+
+    def _function_value(self, node: Node | None) -> Node | None:
+        node = unwrap(node)
+        if node is None:
+            return None
+        if node.type in FUNCTION_KINDS:
+            return node
+        if node.type == "identifier":
+            return self._local_function(node)
+        return None
+
+    # ---------------------------------------------------------------- abort checks and guards
+
+    def _find_abort_checks(self) -> list[Node]:
+        """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
+        checks = [node for node, _ in self._raw["member_expression"]
+                  if member_name(node) == "aborted" and self.is_signal(node.child_by_field_name("object"))]
+        checks.extend(call.node for call in self.calls if call.method == "throwIfAborted")
+        for node, _ in self._raw["binary_expression"]:
+            operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type in EQUALITY_OPERATORS and any(
+                    _string(node.child_by_field_name(side)) == "AbortError" for side in ("left", "right")):
+                checks.append(node)
+        return checks
+
+    def checks_abort_within(self, node: Node) -> bool:
+        return self._abort_positions.any_within(node)
+
+    def abort_guarded(self, node: Node) -> bool:
+        """``node`` runs only once the run was cancelled: in ``if (signal.aborted)``, or in a catch after a check."""
+        child, current = node, node.parent
+        while current is not None and current.type not in FUNCTION_KINDS:
+            if current.type == "if_statement":
+                condition = current.child_by_field_name("condition")
+                if condition is not None and child != condition and self.checks_abort_within(condition):
+                    negated = text(unwrap(condition)).lstrip().startswith("!")
+                    if negated == (child.type == "else_clause"):
+                        return True
+            elif current.type == "catch_clause":
+                body = current.child_by_field_name("body")
+                if body is not None and any(check.start_byte < node.start_byte for check in
+                                            self._abort_positions.within(body.start_byte, body.end_byte)):
+                    return True
+            child, current = current, current.parent
+        return False
+
+    def in_abort_listener(self, node: Node) -> bool:
+        return self.runs_in(node, self.abort_listeners)
+
+    def loops_around(self, node: Node) -> list[Loop]:
+        """Loops of execute that contain ``node``, innermost first."""
+        return [loop for loop in reversed(self.loops) if contains(loop.node, node)]
+
+    # ---------------------------------------------------------------- signal APIs and requests
+
+    def _signal_api_call(self, call: Call) -> SignalApiCall | None:
+        api = self._signal_api(call)
+        if api is None:
+            return None
+        if api in apis.SIGNAL_APIS:
+            index, _ = apis.SIGNAL_APIS[api]
+            if api == "axios" and call.arguments and unwrap(call.arguments[0]).type == "object":
+                index = 0  # axios(config)
+        else:
+            index, _ = apis.SIGNAL_METHODS[api.rsplit(".", 1)[-1]]
+        options = call.arguments[index] if len(call.arguments) > index else None
+        return SignalApiCall(call, api, index, options, self._signal_status(call, api, options))
+
+    def _signal_api(self, call: Call) -> str | None:
+        name = call.name
+        if name in apis.SIGNAL_APIS and call.is_global:
+            return name
+        if call.method is not None and call.receiver is not None:
+            creator = self._client_factory(call.receiver)
+            if creator is not None and f"{creator}.{call.method}" in apis.SIGNAL_APIS:
+                return f"{creator}.{call.method}"  # an instance from axios.create() / ky.create()
+            if call.method in apis.SIGNAL_METHODS:
+                if call.method == "addEventListener" and self.is_signal(call.receiver):
+                    return None  # a listener on the signal itself
+                return call.method
+        if name == "addEventListener" and call.is_global:
+            return name
+        return None
+
+    def _client_factory(self, receiver: Node) -> str | None:
+        """'axios' or 'ky' when ``receiver`` is bound to ``axios.create(...)`` / ``ky.create|extend(...)``."""
+        if receiver.type != "identifier":
+            return None
+        binding = self.script.scopes.resolve(receiver)
+        init = unwrap(binding.init) if binding is not None and binding.kind in ("const", "let", "var") else None
+        if init is None or init.type != "call_expression" or binding.path:
+            return None
+        created = dotted_name(init.child_by_field_name("function"))
+        if created in ("axios.create",):
+            return "axios"
+        if created in ("ky.create", "ky.extend"):
+            return "ky"
+        return None
+
+    def _signal_status(self, call: Call, api: str, options: Node | None) -> str:
+        options = unwrap(options)
+        if options is None:
+            if api == "fetch" and len(call.arguments) == 1 and self._is_request(call.arguments[0]):
+                return "unknown"  # fetch(request): the Request carries its own signal
+            return "missing"
+        if options.type == "object":
+            keys, open_ended = object_keys(options)
+            if "signal" in keys:
+                return "given"
+            return "unknown" if open_ended else "missing"
+        if options.type in ("true", "false", "null", "undefined") or text(options) == "undefined":
+            return "missing"
+        return "unknown"
+
+    def _is_request(self, node: Node) -> bool:
+        node = unwrap(node)
+        if node is not None and node.type == "identifier":
+            binding = self.script.scopes.resolve(node)
+            node = unwrap(binding.init) if binding is not None and binding.kind == "const" and not binding.path else None
+        return node is not None and node.type == "new_expression" \
+            and dotted_name(node.child_by_field_name("constructor")) == "Request"
+
+    def _fetch(self, api_call: SignalApiCall) -> Fetch | None:
+        api = api_call.api
+        if api not in apis.SIGNAL_APIS:
+            return None
+        call = api_call.call
+        arguments = call.arguments
+        url = arguments[0] if arguments else None
+        init = api_call.options
+        if api_call.options_index == 0:  # axios(config) / axios.request(config)
+            config = unwrap(init)
+            url = object_value(config, "url") if config is not None and config.type == "object" else None
+        method: str | None = api.rsplit(".", 1)[1].upper() if "." in api and not api.startswith("new ") else None
+        if method in (None, "REQUEST"):
+            method = self._init_method(init)
+        return Fetch(call, api, url, init, method)
+
+    def _init_method(self, init: Node | None) -> str | None:
+        init = unwrap(init)
+        if init is None:
+            return "GET"
+        if init.type != "object":
+            return None
+        value = object_value(init, "method")
+        if value is None:
+            return None if object_keys(init)[1] else "GET"
+        method = self.script.evaluator.value(value)
+        return method.upper() if isinstance(method, str) else None
+
+    # ---------------------------------------------------------------- throws, rejections, returns
+
+    def _throw(self, node: Node, owner: Node) -> Throw:
+        argument = unwrap(node.named_children[0]) if node.named_children else None
+        reason = argument is not None and argument.type == "member_expression" and member_name(argument) == "reason" \
+            and self.is_signal(argument.child_by_field_name("object"))
+        return Throw(node, owner, reason, self.abort_guarded(node), _caught_locally(node))
+
+    def _rejects(self) -> list[Reject]:
+        found: list[Reject] = []
+        for ret in self.returns:
+            value = unwrap(ret.value)
+            if value is not None and value.type == "await_expression" and value.named_children:
+                value = unwrap(value.named_children[0])
+            call = self._calls_by_id.get(value.id) if value is not None else None
+            if call is not None and call.name == "Promise.reject":
+                allowed = self.in_abort_listener(call.node) or self.abort_guarded(call.node) \
+                    or self._rejects_with_reason(call)
+                found.append(Reject(call.node, "Promise.reject", allowed))
+        for call in self.calls:
+            callee = unwrap(call.node.child_by_field_name("function"))
+            if callee is None or callee.type != "identifier":
+                continue
+            binding = self.script.scopes.resolve(callee)
+            if binding is None or binding.kind != "param":
+                continue
+            executor = self._function_of(binding.name_node)
+            if executor is None or self.promise_executors.get(executor.id) != text(callee):
+                continue
+            allowed = self._rejects_with_reason(call) or self.in_abort_listener(call.node) \
+                or self.abort_guarded(call.node)
+            found.append(Reject(call.node, "reject", allowed))
+        found.sort(key=lambda reject: reject.node.start_byte)
+        return found
+
+    def _rejects_with_reason(self, call: Call) -> bool:
+        argument = unwrap(call.arguments[0]) if call.arguments else None
+        return argument is not None and member_name(argument) == "reason" \
+            and self.is_signal(argument.child_by_field_name("object"))
+
+    def _returns(self) -> list[Return]:
+        found = []
+        for node, owner in self._raw["return_statement"]:
+            if node.type == "return_statement":
+                value = next((child for child in node.named_children if child.type != "comment"), None)
+                found.append(Return(node, value, owner))
+            else:
+                found.append(Return(node, node, owner))
+        found.sort(key=lambda ret: ret.node.start_byte)
+        return found
+
+    @property
+    def execute_returns(self) -> list[Return]:
+        """What execute itself returns (not what its callbacks return)."""
+        return [ret for ret in self.returns if ret.function.id == self.function.id]
+
+    def returned_value(self, node: Node | None) -> tuple[Node | None, bool]:
+        """The expression behind a returned value, through ``await`` and ``const`` bindings.
+
+        The flag says it is the raw error bound by a catch clause.
+        """
+        node = unwrap(node)
+        for _ in range(8):
+            if node is None:
+                return None, False
+            if node.type == "await_expression" and node.named_children:
+                node = unwrap(node.named_children[0])
+                continue
+            if node.type != "identifier":
+                return node, False
+            binding = self.script.scopes.resolve(node)
+            if binding is None:
+                return node, False
+            if binding.kind == "catch" and not binding.path:
+                return node, True
+            if binding.kind == "function":
+                return binding.declaration, False
+            if binding.kind != "const" or binding.path or binding.init is None:
+                return node, False
+            node = unwrap(binding.init)
+        return node, False
+
+    # ---------------------------------------------------------------- catches and loops
+
+    def _catch(self, node: Node, owner: Node) -> CatchClause:
+        try_statement = node.parent
+        try_block = try_statement.child_by_field_name("body") if try_statement is not None else None
+        parameter = node.child_by_field_name("parameter")
+        body = node.child_by_field_name("body")
+        abortable = []
+        if try_block is not None:
+            abortable = [call for call in self.calls if contains(try_block, call.node)
+                         and (call.method == "throwIfAborted" or any(map(self.mentions_signal, call.arguments)))]
+        rethrows = body is not None and (
+            any(contains(body, throw) for throw, _ in self._raw["throw_statement"])
+            or any(contains(body, reject.node) for reject in self.rejects))
+        return CatchClause(node, try_block, text(parameter) if parameter is not None and parameter.type == "identifier"
+                           else None, owner, abortable, body is not None and self.checks_abort_within(body), rethrows)
+
+    def _loop(self, node: Node, owner: Node) -> Loop:
+        awaits = any(function.id == owner.id and contains(node, await_node)
+                     for await_node, function in self._raw["await_expression"])
+        passes_signal = any(contains(node, call.node) and any(map(self.mentions_signal, call.arguments))
+                            for call in self.calls)
+        return Loop(node, owner, node.type in POLLING_LOOP_KINDS, awaits, self.checks_abort_within(node),
+                    passes_signal)
+
+    # ---------------------------------------------------------------- writes
+
+    def _writes(self) -> list[Write]:
+        found: list[Write] = []
+        for call in self.calls:
+            receiver = strip_global(dotted_name(call.receiver)) if call.receiver is not None else None
+            if call.method in apis.STORAGE_WRITE_METHODS and receiver in apis.STORAGE_OBJECTS:
+                found.append(Write(call.node, "storage", f"{receiver}.{call.method}()"))
+            elif call.method in apis.INDEXEDDB_WRITE_METHODS and call.receiver is not None \
+                    and self._is_object_store(call.receiver):
+                found.append(Write(call.node, "indexeddb", f"IndexedDB {call.method}()"))
+            elif call.name in apis.WRITE_CALLS:
+                found.append(Write(call.node, "beacon", f"{call.name}()"))
+            elif call.method == "open" and call.arguments and _string(call.arguments[0]) \
+                    and _string(call.arguments[0]).upper() in apis.WRITE_HTTP_METHODS \
+                    and self._constructed_by(call.receiver, "XMLHttpRequest"):
+                found.append(Write(call.node, "http", f"XMLHttpRequest {_string(call.arguments[0]).upper()}"))
+        for fetch in self.fetches:
+            if fetch.method in apis.WRITE_HTTP_METHODS:
+                found.append(Write(fetch.call.node, "http", f"{fetch.api}() with method {fetch.method}"))
+        for node, _ in self._raw["assignment_expression"]:
+            target = strip_global(dotted_name(node.child_by_field_name("left")))
+            if target in apis.WRITE_ASSIGNMENTS:
+                found.append(Write(node, "cookie", f"{target} ="))
+        found.sort(key=lambda write: write.node.start_byte)
+        return found
+
+    def _is_object_store(self, receiver: Node) -> bool:
+        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB."""
+        current: Node | None = receiver
+        for _ in range(4):
+            if current is None:
+                return False
+            written = text(current)
+            if any(word in written for word in apis.INDEXEDDB_EVIDENCE):
+                return True
+            root = root_identifier(current)
+            binding = self.script.scopes.resolve(root) if root is not None else None
+            current = binding.init if binding is not None else None
+        return False
+
+    def _constructed_by(self, receiver: Node | None, constructor: str) -> bool:
+        receiver = unwrap(receiver)
+        if receiver is None or receiver.type != "identifier":
+            return False
+        binding = self.script.scopes.resolve(receiver)
+        init = unwrap(binding.init) if binding is not None else None
+        return init is not None and init.type == "new_expression" \
+            and dotted_name(init.child_by_field_name("constructor")) == constructor
+
+    # ---------------------------------------------------------------- input
+
+    def _input_names(self) -> set[str]:
+        """Names holding the input or a value read from it (``input``, ``query``, ``const n = input.limit``)."""
+        names: set[str] = set()
+        if self.input is not None:
+            if self.input.name:
+                names.add(self.input.name)
+            names.update(key.local for key in self.input.keys.values() if key.local)
+        if not names:
+            return names
+        declarators = [node for node, _ in self._raw["variable_declarator"]]
+        for _ in range(ALIAS_PASSES):
+            before = len(names)
+            for declarator in declarators:
+                target = declarator.child_by_field_name("name")
+                value = declarator.child_by_field_name("value")
+                if target is not None and _derived_from(value, names):
+                    names.update(_pattern_locals(target))
+            if len(names) == before:
+                break
+        return names
+
+    def input_reads(self) -> dict[str, list[Node]]:
+        """Where each input key is read: its destructuring element, ``input.key``, ``const { key } = input``."""
+        reads: dict[str, list[Node]] = {}
+        if self.input is None:
+            return reads
+        for key in self.input.keys.values():
+            reads.setdefault(key.key, []).append(key.node)
+        if self.input.name is None:
+            return reads
+        for node, _ in self._raw["member_expression"] + self._raw["subscript_expression"]:
+            key = self.input_member_key(node)
+            if key is not None:
+                reads.setdefault(key, []).append(node)
+        for declarator, _ in self._raw["variable_declarator"]:
+            target = declarator.child_by_field_name("name")
+            value = unwrap(declarator.child_by_field_name("value"))
+            if target is not None and target.type == "object_pattern" and self._is_input(value):
+                for key in _destructured_keys(target).values():
+                    reads.setdefault(key.key, []).append(key.node)
+        for nodes in reads.values():
+            nodes.sort(key=lambda node: node.start_byte)
+        return reads
+
+    def _is_input(self, node: Node | None) -> bool:
+        node = unwrap(node)
+        return node is not None and node.type == "identifier" and self.input is not None \
+            and self.input.name is not None and text(node) == self.input.name
+
+    def input_member_key(self, node: Node | None) -> str | None:
+        """``K`` when ``node`` is ``input.K`` / ``input?.K`` / ``input["K"]``."""
+        node = unwrap(node)
+        if node is None or not self._is_input(node.child_by_field_name("object")):
+            return None
+        if node.type == "member_expression":
+            return member_name(node)
+        if node.type == "subscript_expression":
+            return _string(node.child_by_field_name("index"))
+        return None
+
+    def local_input_keys(self) -> dict[str, str]:
+        """Local name -> input key: ``{ sort }`` in the parameter, ``const { sort } = input``, ``const s = input.sort``."""
+        locals_: dict[str, str] = {}
+        if self.input is None:
+            return locals_
+        locals_.update({key.local: key.key for key in self.input.keys.values() if key.local})
+        for declarator, _ in self._raw["variable_declarator"]:
+            target = declarator.child_by_field_name("name")
+            value = unwrap(declarator.child_by_field_name("value"))
+            if target is None or value is None:
+                continue
+            if target.type == "object_pattern" and self._is_input(value):
+                locals_.update({key.local: key.key for key in _destructured_keys(target).values() if key.local})
+            elif target.type == "identifier":
+                key = self.input_member_key(value)
+                if key is not None:
+                    locals_[text(target)] = key
+        return locals_
+
+    def defaulted_input_keys(self) -> set[str]:
+        """Input keys execute gives a default: in a destructuring, by ``??``/``||``, or an undefined check."""
+        keys: set[str] = set()
+        if self.input is None:
+            return keys
+        keys.update(key.key for key in self.input.keys.values() if key.default is not None)
+        for declarator, _ in self._raw["variable_declarator"]:
+            target = declarator.child_by_field_name("name")
+            if target is not None and target.type == "object_pattern" \
+                    and self._is_input(declarator.child_by_field_name("value")):
+                keys.update(key.key for key in _destructured_keys(target).values() if key.default is not None)
+        locals_ = self.local_input_keys()
+
+        def key_of(node: Node | None) -> str | None:
+            node = unwrap(node)
+            if node is not None and node.type == "unary_expression" and text(node).startswith("typeof"):
+                node = unwrap(node.child_by_field_name("argument"))
+            if node is None:
+                return None
+            if node.type == "identifier":
+                return locals_.get(text(node))
+            return self.input_member_key(node)
+
+        for node, _ in self._raw["binary_expression"]:
+            operator = node.child_by_field_name("operator")
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            op = operator.type if operator is not None else ""
+            if op in ("??", "||"):
+                key = key_of(left)
+            elif op in EQUALITY_OPERATORS:
+                key = None
+                for side, other in ((left, right), (right, left)):
+                    other = unwrap(other)
+                    if other is not None and (other.type in ("undefined", "null") or text(other) == "undefined"
+                                              or _string(other) == "undefined"):
+                        key = key or key_of(side)
+            elif op == "in" and self._is_input(right):
+                key = _string(left)
+            else:
+                key = None
+            if key is not None:
+                keys.add(key)
+        for node, _ in self._raw["augmented_assignment_expression"]:
+            operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type in ("??=", "||="):
+                key = key_of(node.child_by_field_name("left"))
+                if key is not None:
+                    keys.add(key)
+        return keys
+
+    def merges_input_defaults(self) -> bool:
+        """``{ ...DEFAULTS, ...input }`` or ``Object.assign({...}, input)``: every key may get a default."""
+        for node, _ in self._raw["object"]:
+            spreads = [child for child in node.named_children if child.type == "spread_element"]
+            if len(node.named_children) > 1 and any(
+                    self._is_input(spread.named_children[0] if spread.named_children else None) for spread in spreads):
+                return True
+        return any(call.name == "Object.assign" and any(map(self._is_input, call.arguments[1:]))
+                   for call in self.calls)
+
+    def reads_input(self) -> bool:
+        return bool(self.input_reads())
+
+    def validations(self) -> list[Node]:
+        """Checks of the input (WM408): typeof, in, instanceof, includes/has, comparisons, validators..."""
+        found: list[Node] = []
+        names = self.input_names
+        for node, _ in self._raw["unary_expression"]:
+            operator = node.child_by_field_name("operator")
+            if operator is None:
+                continue
+            if operator.type == "typeof":
+                found.append(node)
+            elif operator.type == "!" and _mentions_names(node, names) and _in_if_condition(node):
+                found.append(node)  # if (!query) return { error: ... }
+        for node, _ in self._raw["binary_expression"]:
+            operator = node.child_by_field_name("operator")
+            op = operator.type if operator is not None else ""
+            if op in ("in", "instanceof") or (op in COMPARISON_OPERATORS and _mentions_names(node, names)):
+                found.append(node)
+        found.extend(call.node for call in self.calls if _is_validation_call(call))
+        found.sort(key=lambda node: node.start_byte)
+        return found
+
+
+# --------------------------------------------------------------------------- small pieces
+
+
+def _signal_local(element: Node) -> str | None:
+    """The local name an options pattern element gives the signal: ``signal``, ``signal: s``, ``signal = x``."""
+    if element.type == "shorthand_property_identifier_pattern" and text(element) == "signal":
+        return "signal"
+    if element.type == "object_assignment_pattern":
+        left = element.child_by_field_name("left")
+        if left is not None and text(left) == "signal":
+            return "signal"
+    if element.type == "pair_pattern" and property_key(element.child_by_field_name("key")) == "signal":
+        value, _ = parameter_pattern(element.child_by_field_name("value"))
+        if value.type == "identifier":
+            return text(value)
+    return None
+
+
+def _destructured_keys(pattern: Node) -> dict[str, InputKey]:
+    keys: dict[str, InputKey] = {}
+    for child in pattern.named_children:
+        if child.type == "shorthand_property_identifier_pattern":
+            keys[text(child)] = InputKey(text(child), child, text(child), None)
+        elif child.type == "object_assignment_pattern":
+            left = child.child_by_field_name("left")
+            if left is not None:
+                keys[text(left)] = InputKey(text(left), child, text(left), child.child_by_field_name("right"))
+        elif child.type == "pair_pattern":
+            key = property_key(child.child_by_field_name("key"))
+            value = child.child_by_field_name("value")
+            if key is None or value is None:
+                continue
+            local, default = parameter_pattern(value)
+            keys[key] = InputKey(key, child, text(local) if local.type == "identifier" else None, default)
+    return keys
+
+
+def _input_param(parameter: Node) -> InputParam:
+    pattern, _ = parameter_pattern(parameter)
+    if pattern.type == "identifier":
+        return InputParam(parameter, text(pattern))
+    if pattern.type == "object_pattern":
+        return InputParam(parameter, None, _destructured_keys(pattern))
+    return InputParam(parameter, None)
+
+
+def _options_param(parameter: Node) -> OptionsParam:
+    pattern, _ = parameter_pattern(parameter)
+    return OptionsParam(parameter, pattern, text(pattern) if pattern.type == "identifier" else None)
+
+
+def _pattern_locals(pattern: Node) -> set[str]:
+    if pattern.type == "identifier":
+        return {text(pattern)}
+    if pattern.type == "object_pattern":
+        return {key.local for key in _destructured_keys(pattern).values() if key.local}
+    if pattern.type == "array_pattern":
+        return {text(child) for child in pattern.named_children if child.type == "identifier"}
+    return set()
+
+
+def _mentions_names(node: Node, names: set[str]) -> bool:
+    if not names:
+        return False
+    stack = [node]
+    seen = 0
+    while stack and seen < MENTION_LIMIT:
+        current = stack.pop()
+        seen += 1
+        if current.type in ("identifier", "shorthand_property_identifier"):
+            if text(current) in names:
+                return True
+        elif current.type not in FUNCTION_KINDS:
+            stack.extend(current.named_children)
+    return False
+
+
+def _derived_from(value: Node | None, names: set[str]) -> bool:
+    """``value`` is one of ``names`` or a plain reading of one: ``input.limit ?? 10``, ``Number(x)``, ``q.trim()``."""
+    stack = [value]
+    while stack:
+        node = unwrap(stack.pop())
+        if node is None:
+            continue
+        kind = node.type
+        if kind == "identifier":
+            if text(node) in names:
+                return True
+        elif kind in ("member_expression", "subscript_expression"):
+            stack.append(node.child_by_field_name("object"))
+        elif kind == "binary_expression":
+            operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type in ("??", "||", "&&"):
+                stack.extend((node.child_by_field_name("left"), node.child_by_field_name("right")))
+        elif kind == "ternary_expression":
+            stack.extend((node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
+        elif kind == "call_expression":
+            callee = unwrap(node.child_by_field_name("function"))
+            if dotted_name(callee) in apis.COERCIONS:
+                stack.extend(call_arguments(node)[:1])
+            elif callee is not None and callee.type == "member_expression":
+                stack.append(callee.child_by_field_name("object"))
+    return False
+
+
+def _string(node: Node | None) -> str | None:
+    node = unwrap(node)
+    if node is None or node.type not in ("string", "template_string"):
+        return None
+    from webmcp_lint.evaluate import string_value
+
+    return string_value(node)
+
+
+def _caught_locally(node: Node) -> bool:
+    child, current = node, node.parent
+    while current is not None and current.type not in FUNCTION_KINDS:
+        if current.type == "try_statement" and current.child_by_field_name("body") == child \
+                and current.child_by_field_name("handler") is not None:
+            return True
+        child, current = current, current.parent
+    return False
+
+
+def _in_if_condition(node: Node) -> bool:
+    child, current = node, node.parent
+    for _ in range(8):
+        if current is None or current.type in FUNCTION_KINDS:
+            return False
+        if current.type == "if_statement":
+            return current.child_by_field_name("condition") == child
+        child, current = current, current.parent
+    return False
+
+
+def _is_validation_call(call: Call) -> bool:
+    name = call.name or ""
+    if name in apis.VALIDATION_CALLS or call.method in apis.VALIDATION_METHODS:
+        return name not in apis.NOT_VALIDATION_CALLS
+    last = call.method or name
+    if name in apis.NOT_VALIDATION_CALLS or not last:
+        return False
+    for prefix in apis.VALIDATION_PREFIXES:
+        rest = last[len(prefix):]
+        if last.startswith(prefix) and (not rest or rest[0].isupper() or rest[0] == "_"):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- entry point
+
+_CACHE: dict[int, tuple[weakref.ref, ExecuteModel | None]] = {}
+
+
+def execute_function(tool: ToolDefinition) -> Node | None:
+    """The function node of a tool's ``execute``: a method, a function or arrow, or a name bound to one."""
+    prop = tool.prop("execute")
+    if prop is None:
+        return None
+    if isinstance(prop.value, JSFunction):
+        return prop.value.node
+    node = unwrap(prop.value_node)
+    return node if node is not None and node.type in FUNCTION_KINDS else None
+
+
+def _script_holding(node: Node, tool: ToolDefinition, project: Project | None) -> Script | None:
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    candidates = [tool.script] if tool.script is not None else []
+    if project is not None:
+        candidates.extend(script for analysis in project.files for script in analysis.scripts)
+    return next((script for script in candidates if script is not None and script.tree.root_node == root), None)
+
+
+def execute_of(tool: ToolDefinition, project: Project | None = None) -> ExecuteModel | None:
+    """The execute model of ``tool`` (None when execute is not a function found statically), built once."""
+    cached = _CACHE.get(id(tool))
+    if cached is not None and cached[0]() is tool:
+        return cached[1]
+    function = execute_function(tool)
+    script = _script_holding(function, tool, project) if function is not None else None
+    model = ExecuteModel(tool, script, function) if script is not None else None
+    key = id(tool)
+    _CACHE[key] = (weakref.ref(tool), model)
+    weakref.finalize(tool, _CACHE.pop, key, None)
+    return model
