@@ -13,12 +13,16 @@ from pathlib import Path
 import click
 
 from webmcp_lint import __version__
+from webmcp_lint.baseline import BaselineError, new_findings, write_baseline
+from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
-from webmcp_lint.engine import LintResult, Settings, lint_paths, lint_sources, source_from_bytes
+from webmcp_lint.engine import LintResult, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
+from webmcp_lint.fixes import FixRun, describe_fixes, fix_sources, unified_diff, write_fixed
 from webmcp_lint.formats import RenderOptions, available_formats, render
 from webmcp_lint.pages import load_page
 from webmcp_lint.rules import all_rules, find_rule
-from webmcp_lint.selection import SelectorError, select_rules, split_selectors
+from webmcp_lint.selection import SelectorError, split_selectors
+from webmcp_lint.source import SourceFile
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -112,25 +116,48 @@ def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool
 @click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (WM4), slugs or ALL.")
 @click.option("--extend-select", multiple=True, help="Rules to enable on top of --select.")
 @click.option("--ignore", multiple=True, help="Rules to disable.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="warning", show_default=True,
-              help="Lowest severity that makes the exit code 1.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]),
+              help="Lowest severity that makes the exit code 1.  [default: the config's fail-on, else warning]")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems are found.")
 @click.option("--statistics", is_flag=True, help="Count findings per rule.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary when clean.")
 @click.option("--no-color", is_flag=True, help="Plain output even on a terminal.")
 @click.option("--stdin-filename", help="File name for code read from stdin (-).")
 @click.option("-v", "--verbose", is_flag=True, help="Tracebacks for internal errors.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes, then report what is left.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) and mark fixes that may change behaviour.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--show-fixes", is_flag=True, help="List what --fix fixed.")
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
+              help="Use this config file instead of searching for one.")
+@click.option("--isolated", is_flag=True, help="Ignore every config file.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths named on the command line too (pre-commit).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
+              help="Report only findings not recorded in this baseline.")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False),
+              help="Record the current findings in this file and exit 0.")
+@click.option("--sarif-category", help="SARIF automationDetails.id: tells apart several uploads to code scanning.")
 def check(paths, output_format, output_file, select, extend_select, ignore, fail_on, exit_zero,
-          statistics, quiet, no_color, stdin_filename, verbose) -> None:
+          statistics, quiet, no_color, stdin_filename, verbose, fix, unsafe_fixes, show_diff, show_fixes,
+          config_file, isolated, force_exclude, baseline_file, write_baseline_file, sarif_category) -> None:
     """Lint files and directories (default: the current directory; - reads stdin)."""
-    try:
-        rules = select_rules(split_selectors(select), split_selectors(extend_select), split_selectors(ignore))
-    except SelectorError as error:
-        raise UsageFailure(str(error)) from None
-    settings = Settings(rules=rules, verbose=verbose)
     paths = list(paths) or ["."]
+    if config_file and isolated:
+        raise UsageFailure("--config and --isolated cannot be combined")
+    command_line = RuleLayer(split_selectors(select) or None, split_selectors(extend_select), split_selectors(ignore))
     try:
-        if paths == ["-"]:
+        settings, config = run_settings([stdin_filename or "."] if paths == ["-"] else paths, config_file=config_file,
+                                        isolated=isolated, command_line=command_line, verbose=verbose,
+                                        force_exclude=force_exclude)
+    except (ConfigError, SelectorError) as error:
+        raise UsageFailure(str(error)) from None
+    fail_on = fail_on or (config.fail_on.value if config.fail_on else "warning")
+    fix_run = None
+    try:
+        if fix or show_diff:
+            fix_run = _fix_run(paths, stdin_filename, settings, unsafe_fixes)
+            result = fix_run.result
+        elif paths == ["-"]:
             result = _stdin_result(stdin_filename, settings)
         else:
             result = lint_paths(paths, settings)
@@ -141,9 +168,26 @@ def check(paths, output_format, output_file, select, extend_select, ignore, fail
     missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
     if missing:
         raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
-    options = RenderOptions(color=use_color(no_color, output_file), statistics=statistics, quiet=quiet)
+    if write_baseline_file:
+        count = write_baseline(Path(write_baseline_file), result.diagnostics)
+        click.echo(f"webmcp-lint: wrote {count} finding{'s' if count != 1 else ''} to {write_baseline_file}", err=True)
+        sys.exit(EXIT_ERROR if result.internal_errors else EXIT_CLEAN)
+    if baseline_file:
+        try:
+            result.diagnostics = new_findings(Path(baseline_file), result.diagnostics)
+        except BaselineError as error:
+            raise UsageFailure(str(error)) from None
+    if fix_run is not None:
+        changed = _report_fixes(fix_run, diff=show_diff, show_fixes=show_fixes, from_stdin=paths == ["-"])
+        if show_diff:
+            sys.exit(EXIT_FINDINGS if changed else EXIT_CLEAN)
+    fix_summary = (("unsafe_fixes", unsafe_fixes), ("fixed", len(fix_run.applied) if fix_run else 0))
+    options = RenderOptions(color=use_color(no_color, output_file), statistics=statistics, quiet=quiet,
+                            extra=fix_summary + (("settings", settings), ("sarif_category", sarif_category)))
     report = render(output_format, result, options)
-    if output_file:
+    if fix_run is not None and paths == ["-"] and not output_file:
+        click.echo(report, nl=False, err=True)  # stdout holds the fixed code
+    elif output_file:
         Path(output_file).write_text(report, encoding="utf-8")
     else:
         click.echo(report, nl=False)
@@ -178,6 +222,15 @@ def list_rules(output_format) -> None:
     Console(no_color=not sys.stdout.isatty(), width=200 if not sys.stdout.isatty() else None).print(table)
 
 
+@main.command("server")
+@click.option("--stdio", is_flag=True, help="Accepted for editors that pass it; stdio is the only transport.")
+def language_server(stdio) -> None:
+    """Run the language server (LSP over stdin/stdout) for editors."""
+    from webmcp_lint.server import serve  # pygls loads only for the server
+
+    serve()
+
+
 @main.command("rule")
 @click.argument("code_or_slug")
 def show_rule(code_or_slug) -> None:
@@ -189,6 +242,64 @@ def show_rule(code_or_slug) -> None:
     if page is None:
         raise UsageFailure(f"no page for {rule.code}")
     click.echo(page.text, nl=not page.text.endswith("\n"))
+
+
+@main.command("tools")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "output_format", default="table", show_default=True,
+              type=click.Choice(["table", "json", "markdown"]), help="table, a JSON manifest, or a Markdown page.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the listing to a file.")
+@click.option("--against", "manifest_file", type=click.Path(exists=True, dir_okay=False),
+              help="Report drift from this committed JSON manifest, one line per change.")
+@click.option("--fail-on-change", type=click.Choice(["added", "removed", "exposure", "any"]), default="exposure",
+              show_default=True, help="With --against: the lowest level of change that makes the exit code 1.")
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
+              help="Use this config file instead of searching for one.")
+@click.option("--isolated", is_flag=True, help="Ignore every config file.")
+@click.option("--no-color", is_flag=True, help="Plain output even on a terminal.")
+@click.option("-v", "--verbose", is_flag=True, help="Tracebacks for internal errors.")
+def list_tools(paths, output_format, output_file, manifest_file, fail_on_change, config_file, isolated, no_color,
+               verbose) -> None:
+    """List every WebMCP tool the code defines (the agent surface), or its drift from a manifest."""
+    import shutil
+
+    from webmcp_lint.commands.tools import drift, render as render_surface
+    from webmcp_lint.surface import ManifestError, build_manifest, linted_root, load_manifest
+
+    paths = list(paths) or ["."]
+    if config_file and isolated:
+        raise UsageFailure("--config and --isolated cannot be combined")
+    try:
+        settings, _ = run_settings(paths, config_file=config_file, isolated=isolated, command_line=RuleLayer(),
+                                   verbose=verbose)
+        committed = load_manifest(Path(manifest_file).read_text(encoding="utf-8")) if manifest_file else None
+    except (ConfigError, ManifestError, OSError, UnicodeDecodeError) as error:
+        raise UsageFailure(f"{manifest_file}: {error}" if isinstance(error, ManifestError) else str(error)) from None
+    try:
+        result = lint_paths(paths, settings)
+        manifest = build_manifest(result, linted_root(paths))
+    except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
+        if verbose:
+            raise
+        raise UsageFailure(f"internal error: {type(error).__name__}: {error}") from None
+    missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
+    if missing:
+        raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
+    for notice in result.notices:
+        click.echo(f"webmcp-lint: {'error' if notice.internal_error else 'notice'}: {notice.path}: {notice.message}", err=True)
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() and not output_file else None
+    listing = render_surface(manifest, output_format, color=use_color(no_color, output_file), width=width)
+    if output_file:
+        Path(output_file).write_text(listing, encoding="utf-8")
+    elif committed is None:
+        click.echo(listing, nl=False)
+    if result.internal_errors:
+        sys.exit(EXIT_ERROR)
+    if committed is not None:
+        report = drift(committed, manifest, fail_on_change)
+        click.echo(report.text(manifest_file), nl=False)
+        sys.exit(EXIT_FINDINGS if report.failing else EXIT_CLEAN)
+    sys.exit(EXIT_CLEAN)
 
 
 if __name__ == "__main__":

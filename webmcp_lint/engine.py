@@ -26,6 +26,7 @@ from webmcp_lint.project_index import ProjectIndex
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
 from webmcp_lint.scope import BINDING_KINDS, build_index
 from webmcp_lint.source import BinaryFileError, SourceFile
+from webmcp_lint.suppression import apply_suppressions
 from webmcp_lint.syntax import first_error
 
 DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
@@ -40,9 +41,15 @@ class Settings:
     severity_overrides: dict[str, Severity] = field(default_factory=dict)
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     verbose: bool = False
+    per_file_ignores: list = field(default_factory=list)  # config.PerFileIgnore: a glob and the codes it turns off
+    exclusion: object | None = None  # config.Exclusion from a config file; None keeps the default excluded dirs
+    force_exclude: bool = False  # apply the exclusion to paths named on the command line too
 
     def severity(self, rule: Rule) -> Severity:
         return self.severity_overrides.get(rule.code, rule.severity)
+
+    def ignored_in_file(self, code: str, source: SourceFile) -> bool:
+        return any(code in entry.codes and entry.matches(source.path) for entry in self.per_file_ignores)
 
 
 @dataclass
@@ -177,6 +184,7 @@ def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
         elif rule.on == PROJECT:
             runner.run(rule, "<project>", lambda: rule.check(project))
     result.diagnostics = _deduplicated(result.diagnostics)
+    apply_suppressions(project, settings, result.diagnostics, runner.run)
     result.diagnostics.sort(key=Diagnostic.sort_key)
 
 
@@ -264,8 +272,9 @@ def _adopt_imported_scripts(project: Project) -> None:
             analysis.scripts.append(script)
 
 
-def lint_paths(paths: list[str], settings: Settings) -> LintResult:
-    found = discover(paths)
+def read_paths(paths: list[str], settings: Settings) -> tuple[list[SourceFile], LintResult]:
+    """Discover and read files; the result holds the skips and notices so far (the fixer lints it repeatedly)."""
+    found = discover(paths, exclusion=settings.exclusion, force_exclude=settings.force_exclude)
     result = LintResult(skipped=list(found.skipped), skipped_dirs=list(found.skipped_dirs))
     for missing in found.missing:
         result.notices.append(Notice(missing, "no such file or directory"))
@@ -275,6 +284,11 @@ def lint_paths(paths: list[str], settings: Settings) -> LintResult:
         source = read_source(path, shown, settings, result, path in found.explicit)
         if source is not None:
             sources.append(source)
+    return sources, result
+
+
+def lint_paths(paths: list[str], settings: Settings) -> LintResult:
+    sources, result = read_paths(paths, settings)
     return lint_sources(sources, settings, result)
 
 

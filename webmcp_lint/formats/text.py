@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from webmcp_lint.diagnostics import Diagnostic, Severity
 from webmcp_lint.engine import LintResult
+from webmcp_lint.fixes import is_applicable
 from webmcp_lint.formats import RenderOptions, output_format
 
 SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -25,9 +26,9 @@ def _location(diagnostic: Diagnostic) -> str:
     return f"{diagnostic.path}:{line}:{column}"
 
 
-def _head(diagnostic: Diagnostic) -> str:
+def _head(diagnostic: Diagnostic, options: RenderOptions) -> str:
     style = SEVERITY_STYLE[diagnostic.severity]
-    marker = " [*]" if diagnostic.fix is not None else ""
+    marker = " [*]" if is_applicable(diagnostic.fix, options.get("unsafe_fixes", False)) else ""
     return (f"[bold]{escape(_location(diagnostic))}[/bold]: [{style}]{diagnostic.severity.value}[/{style}] "
             f"[bold]{diagnostic.code}[/bold]{marker} {escape(diagnostic.message)} [dim]({diagnostic.slug})[/dim]")
 
@@ -64,6 +65,18 @@ def summary_line(result: LintResult) -> str:
     return f"Found {total} problem{'s' if total != 1 else ''} ({parts}) in {files} file{'s' if files != 1 else ''}."
 
 
+def fixes_available_line(result: LintResult, unsafe_fixes: bool) -> str:
+    """How many findings --fix would fix, and how many more --unsafe-fixes would."""
+    fixable = sum(1 for diagnostic in result.diagnostics if is_applicable(diagnostic.fix, unsafe_fixes))
+    hidden = sum(1 for diagnostic in result.diagnostics
+                 if diagnostic.fix is not None and not is_applicable(diagnostic.fix, unsafe_fixes))
+    option = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
+    more = f"{hidden} more with --unsafe-fixes" if hidden else ""
+    if fixable:
+        return f"[*] {fixable} fixable with {option}" + (f" ({more})." if more else ".")
+    return f"No fixes available with --fix ({more})." if more else ""
+
+
 def _footer(result: LintResult, options: RenderOptions, console: Console) -> None:
     if options.statistics:
         counts = Counter((diagnostic.code, diagnostic.slug) for diagnostic in result.diagnostics)
@@ -71,9 +84,12 @@ def _footer(result: LintResult, options: RenderOptions, console: Console) -> Non
             console.print(f"{count:>5}  {code}  {slug}")
     if not options.quiet or result.diagnostics:
         console.print(summary_line(result))
-        fixable = sum(1 for diagnostic in result.diagnostics if diagnostic.fix is not None)
-        if fixable:
-            console.print(f"[dim][*] {fixable} fixable with --fix (some need --unsafe-fixes).[/dim]")
+        fixed = options.get("fixed", 0)
+        if fixed:
+            console.print(f"Fixed {fixed} problem{'s' if fixed != 1 else ''}.")
+        line = fixes_available_line(result, options.get("unsafe_fixes", False))
+        if line:
+            console.print(f"[dim]{escape(line)}[/dim]")
     if result.skipped or result.skipped_dirs:
         reasons = Counter(skip.reason for skip in result.skipped)
         detail = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
@@ -92,7 +108,7 @@ def render_text(result: LintResult, options: RenderOptions) -> str:
     buffer = io.StringIO()
     console = _console(buffer, options)
     for diagnostic in result.diagnostics:
-        console.print(_head(diagnostic))
+        console.print(_head(diagnostic, options))
         if options.show_source:
             for line in _frame(diagnostic):
                 console.print(line)
@@ -106,6 +122,6 @@ def render_concise(result: LintResult, options: RenderOptions) -> str:
     buffer = io.StringIO()
     console = _console(buffer, options)
     for diagnostic in result.diagnostics:
-        console.print(_head(diagnostic))
+        console.print(_head(diagnostic, options))
     _footer(result, options, console)
     return buffer.getvalue()

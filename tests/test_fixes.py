@@ -1,0 +1,192 @@
+"""The fix engine (--fix, --unsafe-fixes, --diff, --show-fixes) and every rule's fix.
+
+Each rule fix is applied and the result re-linted: the finding it fixed must be
+gone and the file must still parse.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from webmcp_lint.cli import main
+from webmcp_lint.diagnostics import Diagnostic, Edit, Fix, Severity
+from webmcp_lint.engine import Settings, lint_paths
+from webmcp_lint.fixes import BREAKS_PARSE, NOT_PARSING, OVERLAPS, fix_file, fix_sources, parses_cleanly
+from webmcp_lint.source import SourceFile
+from support import codes, findings
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def fixed(code: str, filename: str = "app.js", unsafe: bool = False) -> str:
+    """The text after fixing (all passes), asserting it still parses."""
+    run = fix_sources([SourceFile(Path(filename), filename, code)], Settings(), unsafe)
+    assert not run.result.internal_errors, run.result.internal_errors
+    text = run.fixed[filename].text if filename in run.fixed else code
+    assert parses_cleanly(SourceFile(Path(filename), filename, text))
+    return text
+
+
+def assert_fixed(code: str, rule_code: str, expected_fragment: str, *, unsafe: bool = False,
+                 filename: str = "app.js") -> str:
+    """The rule flags ``code``; after the fix it no longer does, and the fixed text holds the fragment."""
+    assert findings(code, rule_code, filename), f"{rule_code} should flag the input"
+    assert all(d.fix is not None for d in findings(code, rule_code, filename))
+    text = fixed(code, filename, unsafe)
+    assert rule_code not in codes(text, filename), text
+    assert expected_fragment in text, text
+    return text
+
+
+# WM101 (safe) --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, expected", [
+    ("navigator.modelContext.registerTool(tool);", "document.modelContext.registerTool(tool);"),
+    ("navigator.modelContext?.registerTool(tool);", "document.modelContext?.registerTool(tool);"),
+    ("window.navigator.modelContext.registerTool(tool);", "window.document.modelContext.registerTool(tool);"),
+    ("if ('modelContext' in navigator) { go(); }", "if ('modelContext' in document) { go(); }"),
+    ("const { modelContext } = navigator;\nmodelContext.registerTool(tool);", "const { modelContext } = document;"),
+])
+def test_wm101_fix_replaces_navigator_with_document(code, expected):
+    assert_fixed(code, "WM101", expected)
+
+
+def test_wm101_fix_is_safe_and_needs_no_unsafe_flag():
+    (diagnostic,) = findings("navigator.modelContext.registerTool(tool);", "WM101")
+    assert diagnostic.fix.applicability == "safe"
+
+
+# The engine ----------------------------------------------------------------------------------------
+
+def synthetic(source: SourceFile, start: int, end: int, text: str, applicability: str = "safe") -> Diagnostic:
+    fix = Fix(applicability, (Edit(start, end, text),))
+    return Diagnostic("WM999", "test", Severity.WARNING, "test", source, start, end, fix=fix)
+
+
+def test_overlapping_fixes_are_not_applied_together_and_are_reported():
+    source = SourceFile(Path("a.js"), "a.js", "let value = 1;\n")
+    first = synthetic(source, 4, 9, "other")
+    second = synthetic(source, 6, 11, "x")
+    outcome = fix_file(source, [first, second], unsafe=False)
+    assert outcome.applied == [first]
+    assert outcome.source.text == "let other = 1;\n"
+    assert [(r.diagnostic, r.reason) for r in outcome.rejected] == [(second, OVERLAPS)]
+
+
+def test_a_fix_that_breaks_the_parse_is_refused_and_the_others_still_apply():
+    source = SourceFile(Path("a.js"), "a.js", "let value = 1;\nlet other = 2;\n")
+    breaking = synthetic(source, 12, 13, "(")
+    good = synthetic(source, 19, 24, "renamed")
+    outcome = fix_file(source, [breaking, good], unsafe=False)
+    assert outcome.applied == [good]
+    assert outcome.source.text == "let value = 1;\nlet renamed = 2;\n"
+    assert [(r.diagnostic, r.reason) for r in outcome.rejected] == [(breaking, BREAKS_PARSE)]
+
+
+def test_a_file_that_does_not_parse_is_not_fixed():
+    source = SourceFile(Path("a.js"), "a.js", "let value = (;\n")
+    diagnostic = synthetic(source, 4, 9, "other")
+    outcome = fix_file(source, [diagnostic], unsafe=False)
+    assert outcome.applied == [] and outcome.source is source
+    assert outcome.rejected[0].reason == NOT_PARSING
+
+
+def test_unsafe_fixes_apply_only_when_asked():
+    source = SourceFile(Path("a.js"), "a.js", "let value = 1;\n")
+    diagnostic = synthetic(source, 4, 9, "other", "unsafe")
+    assert fix_file(source, [diagnostic], unsafe=False).applied == []
+    assert fix_file(source, [diagnostic], unsafe=True).source.text == "let other = 1;\n"
+
+
+def test_inserted_newlines_follow_the_files_line_endings():
+    source = SourceFile(Path("a.js"), "a.js", "let value = 1;\r\nlet other = 2;\r\n")
+    diagnostic = synthetic(source, 16, 16, "// note\n")
+    assert fix_file(source, [diagnostic], unsafe=False).source.text == (
+        "let value = 1;\r\n// note\r\nlet other = 2;\r\n")
+
+
+def test_fixing_repeats_until_nothing_changes():
+    code = "navigator.modelContext.registerTool(a);\nnavigator.modelContext.registerTool(b);\n"
+    run = fix_sources([SourceFile(Path("a.js"), "a.js", code)], Settings(), unsafe=False)
+    assert run.fixed["a.js"].text == code.replace("navigator", "document")
+    assert len(run.applied) == 2
+    assert run.passes == 2  # the second pass re-lints and finds nothing left to fix
+    assert "WM101" not in [d.code for d in run.result.diagnostics]
+
+
+# The command line ----------------------------------------------------------------------------------
+
+WM101_CODE = "navigator.modelContext.registerTool(tool); // café ☕\n"
+
+
+@pytest.mark.parametrize("encoding, raw", [
+    ("utf-8", WM101_CODE.replace("\n", "\r\n").encode("utf-8")),
+    ("utf-8-sig", WM101_CODE.encode("utf-8-sig")),
+    ("utf-16", WM101_CODE.encode("utf-16")),
+    ("cp1252", WM101_CODE.replace(" ☕", "").encode("cp1252")),
+])
+def test_fix_writes_in_place_keeping_encoding_and_line_endings(tmp_path, monkeypatch, encoding, raw):
+    monkeypatch.chdir(tmp_path)
+    Path("app.js").write_bytes(raw)
+    result = CliRunner().invoke(main, ["check", "app.js", "--fix", "--select", "WM101"])
+    assert result.exit_code == 0, result.output
+    expected = raw.decode(encoding).replace("navigator", "document")
+    assert Path("app.js").read_bytes() == expected.encode(encoding)
+    assert list(tmp_path.iterdir()) == [tmp_path / "app.js"]  # no temporary file left behind
+
+
+def test_diff_prints_the_change_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("app.js").write_text(WM101_CODE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "app.js", "--diff"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:4] == [
+        "--- a/app.js", "+++ b/app.js", "@@ -1 +1 @@", "-navigator.modelContext.registerTool(tool); // café ☕"]
+    assert "+document.modelContext.registerTool(tool); // café ☕" in result.stdout
+    assert Path("app.js").read_text(encoding="utf-8") == WM101_CODE
+
+
+def test_show_fixes_lists_what_was_fixed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("app.js").write_text(WM101_CODE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "app.js", "--fix", "--show-fixes", "--select", "WM101"])
+    assert "Fixed 1 problem:\n- app.js:\n    1 × WM101 (deprecated-navigator-model-context)" in result.stdout
+    assert "No problems found" in result.stdout
+
+
+def test_fix_from_stdin_prints_the_fixed_code(tmp_path):
+    result = CliRunner().invoke(main, ["check", "-", "--fix", "--stdin-filename", "app.js", "--select", "WM101"],
+                                input=WM101_CODE)
+    assert result.stdout == WM101_CODE.replace("navigator", "document")
+    assert "No problems found" in result.stderr
+
+
+def test_summary_counts_fixes_and_hidden_unsafe_ones(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("app.js").write_text(WM101_CODE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "app.js", "--select", "WM101"])
+    assert "app.js:1:1: error WM101 [*] " in result.stdout
+    assert "[*] 1 fixable with --fix." in result.stdout
+
+
+def test_fix_on_the_fixtures_leaves_only_unfixable_findings_and_a_parsing_tree(tmp_path, monkeypatch):
+    copy = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES, copy)
+    monkeypatch.chdir(tmp_path)
+    before = {path: path.read_bytes() for path in copy.rglob("*") if path.is_file()}
+
+    diff = CliRunner().invoke(main, ["check", "fixtures", "--diff", "--unsafe-fixes"])
+    assert diff.exit_code == 1 and diff.stdout.startswith("--- a/fixtures/")
+    assert {path: path.read_bytes() for path in copy.rglob("*") if path.is_file()} == before
+
+    fixing = CliRunner().invoke(main, ["check", "fixtures", "--fix", "--unsafe-fixes", "--format", "json"])
+    assert fixing.exit_code in (0, 1), fixing.output
+    assert "fix not applied" not in fixing.stderr
+    after = lint_paths(["fixtures"], Settings())
+    assert [d for d in after.diagnostics if d.fix is not None] == []
+    assert all(parses_cleanly(analysis.source) for analysis in after.project.files)
+    assert {path for path, data in before.items() if path.read_bytes() != data}, "some fixture was fixed"
