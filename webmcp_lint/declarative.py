@@ -192,7 +192,8 @@ def _field_schema(members: list[FormField]) -> JSObject:
         (member.element.value("value"), member.element.node) for member in members if input_type == "radio"
     ]
     if options and all(isinstance(value, str) for value, _ in options):
-        schema.props["enum"] = Prop("enum", None, None, JSArray(None, [Element(node, value) for value, node in options]))
+        values = JSArray(None, [Element(node, value) for value, node in options])
+        schema.props["enum"] = Prop("enum", None, None, values)
     bounds = (("min", "minimum"), ("max", "maximum")) if input_type in NUMBER_INPUT_TYPES else ()
     for attribute_name, keyword in (*bounds, ("minlength", "minLength"), ("maxlength", "maxLength"),
                                     ("pattern", "pattern")):

@@ -15,6 +15,7 @@ module (one tree per language).
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,8 +63,9 @@ def is_embedding(path: str) -> bool:
 
 def split_markup(data: bytes, path: str) -> Markup:
     """Parse the markup and group its scripts into sections (one per scope and language)."""
-    tree = parse(data, HTML)
-    is_page = Path(path).suffix.lower() in PAGE_SUFFIXES
+    suffix = Path(path).suffix.lower()
+    tree = parse(mask_svelte_expressions(data) if suffix == ".svelte" else data, HTML)
+    is_page = suffix in PAGE_SUFFIXES
     classic_by_language: dict[str, ScriptSection] = {}
     sections: list[ScriptSection] = []
     for start_tag, text in _script_texts(tree.root_node):
@@ -83,6 +85,62 @@ def split_markup(data: bytes, path: str) -> Markup:
             sections.append(classic_by_language[language])
         classic_by_language[language].ranges.append(script_range)
     return Markup(tree, sections)
+
+
+_RAW_TEXT_OPEN = re.compile(rb"<(script|style)\b", re.IGNORECASE)
+# Characters inside a Svelte `{expression}` that tree-sitter-html would read as markup.
+_MARKUP_CHARACTERS = frozenset(b"\"'`<>= \t")
+
+
+def mask_svelte_expressions(data: bytes) -> bytes:
+    """Svelte markup with quotes, spaces and angle brackets inside ``{...}`` blanked out (same length).
+
+    tree-sitter-html cannot read ``toolname={"x"}`` or ``{#if a > b}``; masked, the markup parses and
+    every offset is unchanged. Script and style bodies are left alone; readers of an expression's
+    value take it from the original bytes."""
+    masked = bytearray(data)
+    lowered = data.lower()
+    position = 0
+    while position < len(data):
+        character = data[position]
+        if character == ord("<"):
+            raw = _RAW_TEXT_OPEN.match(data, position)
+            if raw is not None:
+                close = lowered.find(b"</" + raw.group(1).lower(), raw.end())
+                position = len(data) if close == -1 else close + 2
+                continue
+        elif character == ord("{"):
+            end = expression_end(data, position)
+            for index in range(position + 1, end):
+                if data[index] in _MARKUP_CHARACTERS:
+                    masked[index] = ord("_")
+            position = end
+        position += 1
+    return bytes(masked)
+
+
+def expression_end(data: bytes, start: int) -> int:
+    """The offset of the ``}`` closing the ``{`` at ``start`` (string literals skipped), or the end of data."""
+    depth = 0
+    quote = None
+    position = start
+    while position < len(data):
+        character = data[position]
+        if quote is not None:
+            if character == ord("\\"):
+                position += 1
+            elif character == quote:
+                quote = None
+        elif character in b"\"'`":
+            quote = character
+        elif character == ord("{"):
+            depth += 1
+        elif character == ord("}"):
+            depth -= 1
+            if depth == 0:
+                return position
+        position += 1
+    return len(data)
 
 
 def _script_texts(root: Node) -> list[tuple[Node, Node]]:

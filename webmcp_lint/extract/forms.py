@@ -31,7 +31,7 @@ from webmcp_lint.declarative import (
     MarkupElement,
     form_definition,
 )
-from webmcp_lint.embedded import attribute_parts, tag_name
+from webmcp_lint.embedded import attribute_parts, expression_end, tag_name
 from webmcp_lint.evaluate import UNDEFINED, Unknown, Value
 from webmcp_lint.extract import Extractor
 from webmcp_lint.languages import HTML, nodes_by_kind, parse
@@ -94,33 +94,12 @@ def _markup_value(value_node: Node, data: bytes, svelte: bool) -> Value:
     raw = value_node.text.decode("utf-8", errors="replace")
     if value_node.type == "quoted_attribute_value":
         return ""
-    if svelte and raw.startswith("{"):
-        return _literal(_svelte_expression(data, value_node.start_byte))
+    if svelte and raw.startswith("{"):  # the masked markup only marks where the expression is
+        start = value_node.start_byte
+        return _literal(data[start + 1:expression_end(data, start)].decode("utf-8", errors="replace"))
     if "{{" in raw or (svelte and "{" in raw):
         return Unknown("interpolated")
     return html.unescape(raw)
-
-
-def _svelte_expression(data: bytes, start: int) -> str:
-    """The text inside a Svelte ``{...}`` value (tree-sitter-html stops at its first quote)."""
-    depth = 0
-    position = start
-    quote = None
-    while position < len(data):
-        char = data[position:position + 1]
-        if quote is not None:
-            if char == quote:
-                quote = None
-        elif char in (b'"', b"'", b"`"):
-            quote = char
-        elif char == b"{":
-            depth += 1
-        elif char == b"}":
-            depth -= 1
-            if depth == 0:
-                return data[start + 1:position].decode("utf-8", errors="replace")
-        position += 1
-    return ""
 
 
 def _literal(expression: str) -> Value:
@@ -252,8 +231,8 @@ class _Document:
 
 def _attribute_description(element: MarkupElement, name: str) -> FieldDescription | None:
     attribute = element.attribute(name)
-    if attribute is None:
-        return None
+    if attribute is None or (isinstance(attribute.string, str) and not attribute.string.strip()):
+        return None  # an empty description describes nothing: the next source applies
     return FieldDescription(name, attribute.string, attribute.name_node, attribute.value_node or attribute.node)
 
 
@@ -277,7 +256,9 @@ def label_text_of(node: Node) -> Value:
                 and _element_tag(current) in FIELD_TAGS:
             continue
         stack.extend(reversed(current.children))
-    return " ".join(" ".join(parts).split())
+    joined = " ".join(" ".join(parts).split())
+    # `{{ t("query") }}` (Vue, Angular) or `{label}` (Svelte): rendered text, not known here.
+    return Unknown("interpolated") if "{" in joined else joined
 
 
 def _element_tag(node: Node) -> str:
@@ -326,7 +307,8 @@ def _angular_templates(script: Script) -> list[list[tree_sitter.Range]]:
         for pair in arguments[0].named_children:
             key = pair.child_by_field_name("key") if pair.type == "pair" else None
             value = pair.child_by_field_name("value") if key is not None else None
-            if text(key).strip("'\"") == "template" and value is not None and value.type in ("string", "template_string"):
+            is_template = text(key).strip("'\"") == "template"
+            if is_template and value is not None and value.type in ("string", "template_string"):
                 ranges = _string_content_ranges(value)
                 if ranges:
                     templates.append(ranges)
@@ -350,7 +332,7 @@ def _string_content_ranges(literal: Node) -> list[tree_sitter.Range]:
 
 EXTRACTOR = Extractor(
     name="forms",
-    triggers=(b"toolname",),
+    triggers=(b"toolname", b"toolName", b"ToolName", b"TOOLNAME"),
     kinds=frozenset({"element", *JSX_ELEMENT_KINDS, "decorator"}),
     extract=_extract,
     order=30,
