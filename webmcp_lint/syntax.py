@@ -21,6 +21,8 @@ def unwrap(node: Node | None) -> Node | None:
     while node is not None and node.type in TRANSPARENT_KINDS:
         if node.type == "parenthesized_expression":
             node = next((child for child in node.named_children if child.type != "comment"), None)
+        elif node.type == "type_assertion":  # `<T>expr`: the type comes first
+            node = node.named_children[-1] if node.named_children else None
         else:
             node = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
     return node

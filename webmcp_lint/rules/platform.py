@@ -69,13 +69,14 @@ MAX_TEST_DEPTH = 12
 
 @rule("WM103", "unguarded-model-context", "warning", on=FILES)
 def unguarded_model_context(analysis: FileAnalysis) -> Iterator[Finding]:
+    exits: dict[int, float] = {}
     for ref in analysis.model_context_refs:
         if ref.via_navigator:  # WM101 reports it (and its fix leads here)
             continue
         access = accessed_member(ref.node)
         if access is None or is_optional_member(access):
             continue
-        if not is_feature_detected(access, ref.script):
+        if not is_feature_detected(access, ref.script, exits):
             shown = "document.modelContext" if ref.node.type == "member_expression" else f"`{text(ref.node)}`"
             yield finding_at(ref.script.source, ref.node,
                              f"{shown} is used without feature detection and is undefined in browsers without "
@@ -94,8 +95,8 @@ def accessed_member(node: Node) -> Node | None:
     return None
 
 
-def is_feature_detected(node: Node, script: Script) -> bool:
-    """Whether every path to ``node`` passes a check that a model context exists."""
+def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> bool:
+    """Whether every path to ``node`` passes a check that a model context exists (``exits``: a cache)."""
     child = node
     for parent in ancestors(node):
         kind = parent.type
@@ -113,14 +114,19 @@ def is_feature_detected(node: Node, script: Script) -> bool:
                 return True
             if operator == "||" and proves_presence(left, script, False):
                 return True
-        elif kind in SEQUENCE_KINDS:
-            for statement in parent.named_children:
-                if statement.start_byte >= child.start_byte:
-                    break
-                if statement.type == "if_statement" and _early_exit_proves_presence(statement, script):
-                    return True
+        elif kind in SEQUENCE_KINDS and _first_guarding_exit_end(parent, script, exits) <= child.start_byte:
+            return True
         child = parent
     return False
+
+
+def _first_guarding_exit_end(block: Node, script: Script, exits: dict[int, float]) -> float:
+    """Where the block's first early exit on missing WebMCP ends (infinity if none); cached per block."""
+    if block.id not in exits:
+        exits[block.id] = next((statement.end_byte for statement in block.named_children
+                                if statement.type == "if_statement" and _early_exit_proves_presence(statement, script)),
+                               float("inf"))
+    return exits[block.id]
 
 
 def _field_is(parent: Node, name: str, child: Node) -> bool:

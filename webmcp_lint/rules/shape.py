@@ -211,6 +211,8 @@ BOUND_PAIRS = (("minimum", "maximum"), ("exclusiveMinimum", "exclusiveMaximum"),
 
 @rule("WM204", "invalid-input-schema", "error", on=TOOLS)
 def invalid_input_schema(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if tool.source_kind == SourceKind.FORM:  # the browser derives a form's schema; the author wrote none
+        return
     for field_name in ("inputSchema", "outputSchema"):
         prop = tool.prop(field_name)
         if prop is None or isinstance(prop.value, Unknown) or prop.value is UNDEFINED:
@@ -623,7 +625,7 @@ MAX_OBJECT_LEVELS = 3
 @rule("WM210", "complex-input-schema", "info", on=TOOLS)
 def complex_input_schema(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     prop = tool.prop("inputSchema")
-    if prop is None:
+    if prop is None or tool.source_kind == SourceKind.FORM:
         return
     for entry in walk_schema(prop.value, prop.value_node):
         for keyword, shown in COMPLEX_KEYWORDS.items():

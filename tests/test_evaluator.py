@@ -1,0 +1,151 @@
+"""The static evaluator: what it knows, and that it says Unknown for everything else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from webmcp_lint.engine import build_script
+from webmcp_lint.evaluate import UNDEFINED, BigIntValue, JSArray, JSFunction, JSObject, Unknown, decode_escapes
+from webmcp_lint.scope import BINDING_KINDS
+from webmcp_lint.source import SourceFile
+
+KINDS = BINDING_KINDS | {"variable_declarator"}
+
+
+def evaluate(expression: str, before: str = "", language: str = "javascript"):
+    """The value of ``expression`` after the declarations in ``before``."""
+    code = f"{before}\nconst __value = {expression};\n"
+    source = SourceFile(Path("t.js"), "t.js", code)
+    script = build_script(source, language, KINDS)
+    declarator = next(node for node in script.of_kind("variable_declarator")
+                      if script.text(node.child_by_field_name("name")) == "__value")
+    return script.evaluator.value(declarator.child_by_field_name("value"))
+
+
+@pytest.mark.parametrize("expression, expected", [
+    ('"text"', "text"),
+    ("'single'", "single"),
+    ("`template`", "template"),
+    ("42", 42),
+    ("1.5", 1.5),
+    ("0x10", 16),
+    ("1_000", 1000),
+    ("-3", -3),
+    ("true", True),
+    ("false", False),
+    ("null", None),
+    ("!false", True),
+    ('"a" + "b" + 1', "ab1"),
+    ("1 + 2", 3),
+    ('"n=" + 1 + 2', "n=12"),
+    ('"x" + null + true', "xnulltrue"),
+    ("`a${1 + 1}b${'c'}`", "a2bc"),
+    ('"\\u202E"', "\u202e"),
+    ('"\\u{1F600}"', "\U0001F600"),
+    ('"\\x41\\n\\t"', "A\n\t"),
+    ('"line\\\ncontinued"', "linecontinued"),
+    ("(\"wrapped\")", "wrapped"),
+])
+def test_literals_and_operators(expression, expected):
+    value = evaluate(expression)
+    assert value == expected and type(value) is type(expected)
+
+
+def test_undefined_and_bigint():
+    assert evaluate("undefined") is UNDEFINED
+    assert isinstance(evaluate("10n"), BigIntValue)
+
+
+def test_typescript_wrappers_are_transparent():
+    assert evaluate('("a" as string) + ("b" satisfies string) + NAME!', 'const NAME = "c";', "typescript") == "abc"
+
+
+def test_objects_keep_key_and_value_nodes():
+    value = evaluate('{ name: "a", "quoted-key": 1, ["computed"]: 2, short, run() {}, get g() { return 1; } }',
+                     "const short = 3;")
+    assert isinstance(value, JSObject) and not value.open
+    assert {key: prop.value for key, prop in value.props.items() if key != "run" and key != "g"} == {
+        "name": "a", "quoted-key": 1, "computed": 2, "short": 3}
+    assert isinstance(value.get("run"), JSFunction)
+    assert isinstance(value.get("g"), Unknown)
+    assert value.props["name"].key_node.text == b"name" and value.props["name"].value_node.text == b'"a"'
+    assert value.get("missing") is UNDEFINED
+
+
+def test_spreads_of_resolvable_and_unresolvable_objects():
+    value = evaluate("{ ...base, b: 2 }", "const base = { a: 1, b: 1 };")
+    assert {key: prop.value for key, prop in value.props.items()} == {"a": 1, "b": 2} and not value.open
+    unknown_spread = evaluate("{ ...props, b: 2 }")
+    assert unknown_spread.open
+    assert isinstance(unknown_spread.get("a"), Unknown) and unknown_spread.get("b") == 2
+
+
+def test_computed_keys_that_are_not_strings_open_the_object():
+    value = evaluate("{ [key]: 1 }")
+    assert value.open and isinstance(value.get("anything"), Unknown)
+
+
+def test_arrays_and_spreads():
+    value = evaluate('[1, "two", ...rest, ...more]', "const rest = [3]; ")
+    assert isinstance(value, JSArray)
+    assert value.values[:3] == [1, "two", 3] and value.open
+
+
+def test_bindings_and_member_access():
+    before = ('const SCHEMAS = { search: { type: "object" } };\nlet prefix = "Find";\nvar ORDERS = ["asc", "desc"];\n'
+              'const { nested: { deep } } = { nested: { deep: "found" } };\nconst [first] = ["zero"];')
+    assert evaluate("SCHEMAS.search.type", before) == "object"
+    assert evaluate('SCHEMAS["search"].type', before) == "object"
+    assert evaluate('prefix + " items"', before) == "Find items"
+    assert evaluate("ORDERS[1]", before) == "desc"
+    assert evaluate("ORDERS.length", before) == 2
+    assert evaluate("deep", before) == "found"
+    assert evaluate("first", before) == "zero"
+
+
+def test_scopes_are_respected():
+    before = 'const label = "outer";\nfunction f(label) { return label; }'
+    assert evaluate("label", before) == "outer"
+
+
+@pytest.mark.parametrize("expression, before", [
+    ("userInput", ""),
+    ("window.title", ""),
+    ("`Hello ${user.name}`", ""),
+    ('"a" + other', ""),
+    ("a * 2", "const a = 2;"),
+    ("param", "function f(param) {}\nlet param;"),
+    ("cyclic", "const cyclic = cyclic + 'x';"),
+])
+def test_everything_else_is_unknown(expression, before):
+    assert isinstance(evaluate(expression, before), Unknown)
+
+
+def test_unknown_names_what_it_came_from():
+    value = evaluate("`Search ${catalog.name} for ${term}`")
+    assert isinstance(value, Unknown) and "term" in value.references
+
+
+def test_a_10000_term_concatenation_is_folded_without_recursion():
+    expression = " + ".join(['"ab"'] * 10_000)
+    assert evaluate(expression) == "ab" * 10_000
+
+
+def test_a_long_chain_of_const_references_is_bounded():
+    before = "const v0 = 'x';\n" + "\n".join(f"const v{i} = v{i - 1};" for i in range(1, 3000))
+    value = evaluate("v2999", before)
+    assert value == "x" or isinstance(value, Unknown)
+
+
+def test_deep_nesting_gives_unknown_not_a_crash():
+    value = evaluate("[" * 3000 + "1" + "]" * 3000)
+    assert isinstance(value, JSArray)
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("\\u0041", "A"), ("\\'", "'"), ("\\\\", "\\"), ("\\q", "q"), ("\\0", "\0"),
+])
+def test_decode_escapes(raw, expected):
+    assert decode_escapes(raw) == expected

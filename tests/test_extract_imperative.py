@@ -1,0 +1,97 @@
+"""Imperative extraction: which receivers are model contexts, and what registerTool definitions become."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from webmcp_lint.engine import analyze_source, subscribed_kinds
+from webmcp_lint.model import FileAnalysis, SourceKind
+from webmcp_lint.source import SourceFile
+
+TOOL = '{ name: "get_time", description: "Returns the current time.", execute() { return Date.now(); } }'
+
+
+def analyze(code: str, filename: str = "app.js") -> FileAnalysis:
+    return analyze_source(SourceFile(Path(filename), filename, code), subscribed_kinds([]))
+
+
+@pytest.mark.parametrize("receiver", [
+    "document.modelContext",
+    "document.modelContext?",
+    "document?.modelContext",
+    "window.document.modelContext",
+    "globalThis.document.modelContext",
+    "self.document.modelContext",
+    "window?.document?.modelContext?",
+    "(document.modelContext)",
+    "navigator.modelContext",
+    "window.navigator.modelContext",
+])
+def test_receivers_that_are_model_contexts(receiver):
+    analysis = analyze(f"{receiver}.registerTool({TOOL});")
+    [tool] = analysis.tools
+    assert tool.source_kind == SourceKind.IMPERATIVE and tool.name == "get_time"
+    assert [call.method for call in analysis.model_context_calls] == ["registerTool"]
+
+
+@pytest.mark.parametrize("code", [
+    f"const mc = document.modelContext;\nmc.registerTool({TOOL});",
+    f"const mc = document.modelContext ;\nfunction f() {{ mc?.registerTool({TOOL}); }}",
+    f"const {{ modelContext }} = document;\nmodelContext.registerTool({TOOL});",
+    f"const {{ modelContext: context }} = window.document;\ncontext.registerTool({TOOL});",
+    f"const mc = (document as any).modelContext;\nmc.registerTool({TOOL});",
+    f"const mc = document.modelContext!;\nmc.registerTool({TOOL});",
+])
+def test_aliases_of_model_contexts(code):
+    assert [tool.name for tool in analyze(code, "app.ts").tools] == ["get_time"]
+
+
+@pytest.mark.parametrize("code", [
+    'server.registerTool("get_time", { description: "d" }, async () => ({ content: [] }));',
+    f"registry.modelContext.registerTool({TOOL});",
+    f"function f(document) {{ document.modelContext.registerTool({TOOL}); }}",
+    f"const document = makeFake();\ndocument.modelContext.registerTool({TOOL});",
+    f"registerTool({TOOL});",
+    f"const mc = getContext();\nmc.registerTool({TOOL});",
+])
+def test_register_tool_on_anything_else_is_not_a_tool(code):
+    analysis = analyze(code)
+    assert analysis.tools == [] and analysis.registrations == []
+
+
+def test_definition_through_a_const_and_registration_facts():
+    code = (f"const tool = {TOOL};\nconst controller = new AbortController();\n"
+            "document.modelContext.registerTool(tool, { signal: controller.signal });\n"
+            "function later() { document.modelContext.registerTool(tool); }\n")
+    analysis = analyze(code)
+    first, second = analysis.registrations
+    assert first.top_level and not second.top_level
+    assert first.options.has("signal") and second.options_node is None
+    assert [tool.registration for tool in analysis.tools] == [first, second]
+    assert analysis.tools[0].node.start_point == (0, 13)
+    assert analysis.tools[0].prop("name").value_node.text == b'"get_time"'
+
+
+def test_unresolvable_definitions_are_recorded():
+    analysis = analyze("export function register(def) { document.modelContext.registerTool(def); }")
+    [unresolved] = analysis.unresolved
+    assert analysis.tools == [] and unresolved.registration.definition_node.text == b"def"
+
+
+def test_model_context_references_and_navigator_reaches():
+    code = ("const mc = document.modelContext;\nif ('modelContext' in navigator) {}\n"
+            "mc.addEventListener('toolchange', f);\nnavigator.modelContext?.getTools();\n")
+    analysis = analyze(code)
+    assert [ref.node.text for ref in analysis.model_context_refs] == [b"document.modelContext", b"mc",
+                                                                       b"navigator.modelContext"]
+    assert [ref.via_navigator for ref in analysis.model_context_refs] == [False, False, True]
+    assert sorted(call.method for call in analysis.model_context_calls) == ["addEventListener", "getTools"]
+    assert [reach.node.text for reach in analysis.navigator_reaches] == [b"'modelContext' in navigator",
+                                                                         b"navigator.modelContext"]
+
+
+def test_files_without_trigger_words_are_never_parsed():
+    analysis = analyze("server.registerTool('x', {}, handler);")
+    assert analysis.scripts == [] and not analysis.has_webmcp_code
