@@ -20,6 +20,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from webmcp_lint import __version__
+from webmcp_lint.config import CONFIG_NAMES, ConfigError, RuleLayer, find_config, run_settings
 from webmcp_lint.diagnostics import Diagnostic, Severity
 from webmcp_lint.discovery import display_path
 from webmcp_lint.embedded import is_embedding
@@ -84,7 +85,23 @@ class WebMCPServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(SERVER_NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.pending: dict[str, asyncio.TimerHandle] = {}
-        self.settings = Settings()
+        self.loaded_configs: dict[Path | None, tuple[int, Settings]] = {}
+
+    def settings_for(self, source: SourceFile) -> Settings:
+        """The settings the CLI would use for this file: its closest config file, reread when it changes."""
+        found = find_config(source.path)
+        stamp = found.stat().st_mtime_ns if found is not None else 0
+        cached = self.loaded_configs.get(found)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        try:
+            settings, _ = run_settings([str(source.path)], config_file=str(found) if found else None,
+                                       isolated=found is None, command_line=RuleLayer())
+        except (ConfigError, SelectorError) as error:
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"webmcp-lint: {error}"))
+            settings = Settings()
+        self.loaded_configs[found] = (stamp, settings)
+        return settings
 
     @property
     def encoding(self) -> str:
@@ -107,7 +124,7 @@ class WebMCPServer(LanguageServer):
     def lint(self, source: SourceFile) -> LintResult | None:
         """Lint one document; None (and a log message) when the analysis itself fails."""
         try:
-            result = lint_sources([source], self.settings)
+            result = lint_sources([source], self.settings_for(source))
         except Exception:  # noqa: BLE001 - a bad document must never take the server down
             self.log(f"could not lint {source.display_path}:\n{traceback.format_exc()}", types.MessageType.Error)
             return None
@@ -150,6 +167,13 @@ class WebMCPServer(LanguageServer):
         version = document.version if document is not None else None
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, diagnostics, version))
 
+    def publish_all(self) -> None:
+        """Re-lint every open document (the configuration changed)."""
+        self.loaded_configs.clear()
+        for uri in list(self.workspace.text_documents):
+            if not is_config_uri(uri):
+                self.publish(uri)
+
     def publish_later(self, uri: str) -> None:
         self.cancel_pending(uri)
         self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, self.publish, uri)
@@ -175,7 +199,31 @@ def did_change(ls: WebMCPServer, params: types.DidChangeTextDocumentParams) -> N
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: WebMCPServer, params: types.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    if is_config_uri(params.text_document.uri):
+        ls.publish_all()
+    else:
+        ls.publish(params.text_document.uri)
+
+
+@server.feature(types.INITIALIZED)
+def initialized(ls: WebMCPServer, params: types.InitializedParams) -> None:
+    """Ask the client to report config file changes, when it can register watchers."""
+    watch = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+    if watch and watch.dynamic_registration:
+        watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]
+        ls.client_register_capability(types.RegistrationParams([types.Registration(
+            "webmcp-lint-config", types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            types.DidChangeWatchedFilesRegistrationOptions(watchers))]))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def watched_files_changed(ls: WebMCPServer, params: types.DidChangeWatchedFilesParams) -> None:
+    if any(is_config_uri(change.uri) for change in params.changes):
+        ls.publish_all()
+
+
+def is_config_uri(uri: str) -> bool:
+    return uri.rsplit("/", 1)[-1] in CONFIG_NAMES
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -296,7 +344,7 @@ def _code_actions(ls: WebMCPServer, uri: str, params: types.CodeActionParams) ->
                 actions.append(disable)
     fixable = any(d.fix is not None and d.fix.applicability == "safe" for d in findings)
     if fixable and wanted(FIX_ALL_KIND, only):
-        run = fix_sources([source], ls.settings, unsafe=False)
+        run = fix_sources([source], ls.settings_for(source), unsafe=False)
         fixed = run.fixed.get(source.display_path)
         if fixed is not None and fixed.text != source.text:
             actions.append(types.CodeAction(
