@@ -95,3 +95,10 @@ def test_model_context_references_and_navigator_reaches():
 def test_files_without_trigger_words_are_never_parsed():
     analysis = analyze("server.registerTool('x', {}, handler);")
     assert analysis.scripts == [] and not analysis.has_webmcp_code
+
+
+def test_a_fallback_between_document_and_navigator_is_a_model_context():
+    code = f"const mc = document.modelContext ?? navigator.modelContext;\nmc.registerTool({TOOL});"
+    analysis = analyze(code)
+    assert [tool.name for tool in analysis.tools] == ["get_time"]
+    assert [reach.node.text for reach in analysis.navigator_reaches] == [b"navigator.modelContext"]

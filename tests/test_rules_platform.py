@@ -221,3 +221,8 @@ def test_wm107_suggests_the_nearest_event():
 ])
 def test_wm107_accepts_known_events(code):
     assert findings(code, "WM107") == []
+
+
+def test_wm104_reports_a_chain_of_casts_once():
+    code = "const mc = (document as unknown as { modelContext: any }).modelContext;"
+    assert flagged_text(code, "WM104", "types.ts") == ["document as unknown as { modelContext: any }"]

@@ -39,6 +39,10 @@ def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str
         if is_global_name(owner, "navigator", script.scopes):
             return "navigator"
         return None
+    if node.type == "binary_expression" and node.child_by_field_name("operator").type in ("??", "||"):
+        # `document.modelContext ?? navigator.modelContext`: the fallback the Angular and React packages use
+        kinds = [model_context_kind(node.child_by_field_name(side), script, depth + 1) for side in ("left", "right")]
+        return "document" if "document" in kinds else kinds[0] or kinds[1]
     if node.type == "identifier":
         binding = script.scopes.resolve(node)
         if binding is None or binding.init is None or binding.kind not in ("const", "let", "var"):

@@ -272,6 +272,7 @@ def _reaches_model_context(node: Node | None, script: Script) -> bool:
 
 HAND_WRITTEN_TYPE_NAMES = frozenset({"ModelContext", "ModelContextTool", "ModelContextRegisterToolOptions"})
 AUGMENTED_GLOBALS = frozenset({"Document", "Navigator", "Window"})
+CAST_KINDS = frozenset({"as_expression", "type_assertion", "satisfies_expression"})
 TYPES_ADVICE = "install `webmcp-types` and list it in tsconfig `compilerOptions.types` instead."
 
 
@@ -293,9 +294,8 @@ def handwritten_model_context_types(node: Node, script: Script) -> Iterator[Find
         value = node.child_by_field_name("value")
         if name in HAND_WRITTEN_TYPE_NAMES and value is not None and not text(value).startswith("WebMCP."):
             yield finding_at(script.source, name_node, f"The `{name}` type is written by hand; {TYPES_ADVICE}")
-    else:
-        cast_subject = unwrap(node)
-        holder = _cast_model_context_holder(node, cast_subject, script)
+    elif node.parent is None or node.parent.type not in CAST_KINDS:  # `document as unknown as X`: once
+        holder = _cast_model_context_holder(node, unwrap(node), script)
         if holder is not None:
             yield finding_at(script.source, node,
                              f"Casting `{holder}` to reach `modelContext` hides the WebMCP types; {TYPES_ADVICE}")
