@@ -129,8 +129,10 @@ def jsx_element(node: Node, script: Script) -> MarkupElement:
         name_node = child.named_children[0]
         value_node = child.named_children[1] if len(child.named_children) > 1 else None
         name = text(name_node).lower()
-        element.attributes.setdefault(name, Attribute(name, child, name_node, value_node,
-                                                      _jsx_value(value_node, script)))
+        value = _jsx_value(value_node, script)
+        if value_node is not None and value_node.type == "jsx_expression":  # findings point inside the braces
+            value_node = next((inner for inner in value_node.named_children if inner.type != "comment"), value_node)
+        element.attributes.setdefault(name, Attribute(name, child, name_node, value_node, value))
     return element
 
 
@@ -161,27 +163,38 @@ class _Document:
                 self.elements.append(build(node))
         self.elements.sort(key=lambda element: element.node.start_byte)
         self.starts = [element.node.start_byte for element in self.elements]
-        self.by_node = {element.node.id: element for element in self.elements}
+        self.by_tag: dict[str, list[MarkupElement]] = {}
         self.labels_for: dict[str, MarkupElement] = {}
+        self.fields_of_form_id: dict[str, list[MarkupElement]] = {}  # <input form="id"> outside its form
         for element in self.elements:
+            self.by_tag.setdefault(element.tag, []).append(element)
             if element.tag == "label":
                 target = element.value("for")
                 target = element.value("htmlfor") if target is UNDEFINED else target
                 if isinstance(target, str):
                     self.labels_for.setdefault(target, element)
+            elif element.tag in FIELD_TAGS and isinstance(owner := element.value("form"), str):
+                self.fields_of_form_id.setdefault(owner, []).append(element)
+        self.tag_starts = {tag: [element.node.start_byte for element in elements]
+                           for tag, elements in self.by_tag.items()}
 
     def inside(self, container: Node) -> list[MarkupElement]:
         low = bisect.bisect_right(self.starts, container.start_byte)
         high = bisect.bisect_left(self.starts, container.end_byte)
         return self.elements[low:high]
 
-    def enclosing(self, node: Node, tag: str, stop: Node | None) -> MarkupElement | None:
-        current = node.parent
-        while current is not None and (stop is None or current.id != stop.id):
-            element = self.by_node.get(current.id)
-            if element is not None and element.tag == tag:
+    def enclosing(self, node: Node, tag: str, within: Node) -> MarkupElement | None:
+        """The innermost ``tag`` element around ``node`` (inside ``within``), found by position:
+        tree-sitter's ``parent`` costs the depth, so walking up a deep page would be quadratic."""
+        candidates = self.by_tag.get(tag, [])
+        index = bisect.bisect_left(self.tag_starts.get(tag, []), node.start_byte)
+        while index > 0:
+            index -= 1
+            element = candidates[index]
+            if element.node.start_byte < within.start_byte:
+                return None
+            if element.node.end_byte >= node.end_byte:
                 return element
-            current = current.parent
         return None
 
     def forms(self) -> list[FormTool]:
@@ -196,8 +209,7 @@ class _Document:
         members = [element for element in self.inside(form.node) if element.tag in FIELD_TAGS]
         if isinstance(form_id, str) and form_id:
             inside = {member.node.id for member in members}
-            members += [element for element in self.elements if element.tag in FIELD_TAGS
-                        and element.value("form") == form_id and element.node.id not in inside]
+            members += [element for element in self.fields_of_form_id.get(form_id, []) if element.node.id not in inside]
         fields = []
         for element in members:
             form_field = FormField(element)
@@ -219,7 +231,7 @@ class _Document:
         if fieldset is not None and (shared := _attribute_description(fieldset, TOOLPARAMDESCRIPTION)):
             return shared
         element_id = element.value("id")
-        label = self.enclosing(element.node, "label", None)
+        label = self.enclosing(element.node, "label", form.node)
         if label is None and isinstance(element_id, str):
             label = self.labels_for.get(element_id)
         if label is not None:
