@@ -213,6 +213,8 @@ def test_wm204_follows_const_schemas():
     '{ type: "object", properties: SHARED, required: ["anything"] }',
     '{ type: "object", properties: { ...COMMON }, required: ["anything"] }',
     "buildSchema()",
+    '{ type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, '
+    'anyOf: [{ required: ["a"] }, { required: ["b"] }] }',
     '{ type: kind, properties: { q: { type: dynamicType } } }',
 ])
 def test_wm204_accepts_valid_or_unknown_schemas(schema):
@@ -438,3 +440,4 @@ def test_walk_schema_visits_nested_schemas_in_order():
         ("properties", "c"), ("properties", "c", "anyOf", 0)]
     assert [entry.object_depth for entry in entries] == [1, 1, 2, 2, 1, 1]
     assert [entry.property_name for entry in entries] == [None, "a", None, "b", "c", None]
+    assert [entry.keyword for entry in entries] == [None, "properties", "items", "properties", "properties", "anyOf"]

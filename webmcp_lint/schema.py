@@ -30,7 +30,8 @@ class SchemaEntry:
     ``path`` is the chain of keys from the root (``("properties", "city")``);
     ``node`` is the schema's value node; ``key_node`` the key it hangs from
     (the property name for ``properties``), None for the root and list items.
-    ``object_depth`` counts the object schemas from the root down to this one.
+    ``object_depth`` counts the object schemas from the root down to this one;
+    ``keyword`` is the keyword it hangs from (``properties``, ``items``, ``anyOf``...), None for the root.
     """
 
     path: tuple[str | int, ...]
@@ -38,6 +39,7 @@ class SchemaEntry:
     node: Node | None
     key_node: Node | None
     object_depth: int
+    keyword: str | None = None
 
     @property
     def property_name(self) -> str | None:
@@ -89,7 +91,7 @@ def _children(entry: SchemaEntry) -> Iterator[SchemaEntry]:
 
 def _entry(parent: SchemaEntry, steps: tuple[str | int, ...], schema: JSObject, node: Node | None,
            key_node: Node | None) -> SchemaEntry:
-    child = SchemaEntry(parent.path + steps, schema, node or schema.node, key_node, parent.object_depth)
+    child = SchemaEntry(parent.path + steps, schema, node or schema.node, key_node, parent.object_depth, str(steps[0]))
     if child.is_object:
         child.object_depth += 1
     return child

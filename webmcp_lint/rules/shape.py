@@ -205,6 +205,7 @@ TYPE_ALIASES = {
     "str": "string", "text": "string", "date": "string", "datetime": "string", "bool": "boolean",
     "list": "array", "dict": "object", "map": "object",
 }
+SUBSCHEMA_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"})
 BOUND_PAIRS = (("minimum", "maximum"), ("exclusiveMinimum", "exclusiveMaximum"), ("minLength", "maxLength"),
                ("minItems", "maxItems"), ("minProperties", "maxProperties"))
 
@@ -239,7 +240,7 @@ def _schema_problems(entry: SchemaEntry) -> Iterator[tuple[Node | None, str]]:
     schema = entry.schema
     yield from _type_problems(schema)
     yield from _properties_problems(schema)
-    yield from _required_problems(schema)
+    yield from _required_problems(schema, entry.keyword in SUBSCHEMA_KEYWORDS)
     yield from _enum_and_default_problems(schema)
     for low, high in BOUND_PAIRS:
         low_value, high_value = schema.get(low), schema.get(high)
@@ -283,7 +284,8 @@ def _properties_problems(schema: JSObject) -> Iterator[tuple[Node | None, str]]:
                 f"The schema of property `{name}` must be an object such as `{{ type: \"string\" }}`."
 
 
-def _required_problems(schema: JSObject) -> Iterator[tuple[Node | None, str]]:
+def _required_problems(schema: JSObject, subschema: bool) -> Iterator[tuple[Node | None, str]]:
+    """``subschema``: a combinator branch, whose ``required`` may name the enclosing schema's properties."""
     prop = schema.props.get("required")
     if prop is None or not _is_static(prop.value):
         return
@@ -293,6 +295,8 @@ def _required_problems(schema: JSObject) -> Iterator[tuple[Node | None, str]]:
         return
     properties = schema.get("properties")
     if properties is UNDEFINED:
+        if subschema:
+            return
         properties = JSObject(None)
     if not isinstance(properties, JSObject) or properties.open:
         return
