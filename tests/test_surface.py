@@ -381,3 +381,18 @@ def test_a_file_that_is_not_a_manifest_is_a_usage_error(tmp_path):
     result = run("tools", str(FIXTURES / "ts-typed"), "--against", str(bad))
     assert result.exit_code == 2
     assert "not a tools manifest" in result.stderr
+
+
+def test_a_schema_sharing_one_object_many_times_stays_bounded(tmp_path):
+    levels = ["const s0 = { type: \"string\" };"] + [
+        f"const s{level} = {{ type: \"object\", properties: {{ a: s{level - 1}, b: s{level - 1} }} }};"
+        for level in range(1, 31)]
+    (tmp_path / "tools.js").write_text("\n".join(levels) + """
+document.modelContext.registerTool({ name: "deep", description: "A tool with a very shared schema.",
+  inputSchema: s30, async execute() { return "ok"; } });
+""", encoding="utf-8")
+    result = lint_paths([str(tmp_path)], Settings(rules=[]))
+    [entry] = build_manifest(result, linted_root([str(tmp_path)]))["tools"]
+    assert "<too large>" in json.dumps(entry["input_schema"])
+    assert len(entry["parameters"]) <= 500
+    assert entry["parameters"][0]["name"] == "a"

@@ -250,9 +250,11 @@ def show_rule(code_or_slug) -> None:
               type=click.Choice(["table", "json", "markdown"]), help="table, a JSON manifest, or a Markdown page.")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the listing to a file.")
 @click.option("--against", "manifest_file", type=click.Path(exists=True, dir_okay=False),
-              help="Report drift from this committed JSON manifest, one line per change.")
+              help="Instead of the listing (unless -o), report drift from this committed JSON manifest, one line "
+                   "per change.")
 @click.option("--fail-on-change", type=click.Choice(["added", "removed", "exposure", "any"]), default="exposure",
-              show_default=True, help="With --against: the lowest level of change that makes the exit code 1.")
+              show_default=True,
+              help="With --against: exit 1 on changes at this level or above (added > removed > exposure > any).")
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
               help="Use this config file instead of searching for one.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")

@@ -19,6 +19,7 @@ from typing import Iterable
 
 from tree_sitter import Node
 
+from webmcp_lint.config import common_directory
 from webmcp_lint.descriptions import consequential_action, developer_tooling
 from webmcp_lint.diagnostics import Diagnostic
 from webmcp_lint.engine import LintResult
@@ -32,8 +33,9 @@ MANIFEST_VERSION = 1
 
 DYNAMIC = "<dynamic>"  # a value the analyzer cannot know statically
 FUNCTION = "<function>"
-TOO_DEEP = "<too deep>"
+TOO_LARGE = "<too large>"
 MAX_VALUE_DEPTH = 64
+MAX_JSON_VALUES = 20000
 
 # Sources whose integration registers the tool with its own AbortController and aborts it on
 # unmount, scope disposal or injector destruction (notes/api-verification.md).
@@ -59,14 +61,8 @@ class ManifestError(ValueError):
 # --- building the manifest ----------------------------------------------------------------------
 
 def linted_root(paths: Iterable[str]) -> Path:
-    """The directory manifest paths are relative to: the common directory of the paths linted."""
-    directories = []
-    for path in paths:
-        resolved = Path(path).resolve()
-        directories.append(resolved if resolved.is_dir() else resolved.parent)
-    if not directories:
-        return Path.cwd().resolve()
-    return Path(os.path.commonpath([str(directory) for directory in directories]))
+    """The directory manifest paths are relative to: the deepest one holding every path linted."""
+    return common_directory(list(paths)).resolve()
 
 
 def relative_path(path: Path, root: Path) -> str:
@@ -81,8 +77,8 @@ def build_manifest(result: LintResult, root: Path) -> dict:
     """The manifest of a lint run: every tool once, sorted, with the findings on it counted."""
     counts = finding_counts(result.project, result.diagnostics)
     entries = [tool_entry(tool, root, counts.get(id(tool), 0), result.project) for tool in result.project.tools]
-    entries.sort(key=lambda entry: (str(entry["name"]), entry["source"]["path"], entry["source"]["line"],
-                                    entry["source"]["column"]))
+    entries.sort(key=lambda entry: (entry["name"] is None, entry["name"] or "", entry["source"]["path"],
+                                    entry["source"]["line"], entry["source"]["column"]))
     return {"format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "tools": entries}
 
 
@@ -118,28 +114,38 @@ def _text_field(value: Value) -> str | None:
     return value if isinstance(value, str) else DYNAMIC
 
 
-def static_json(value: Value, depth: int = 0):
-    """A static value as JSON: objects with sorted keys, what cannot be known as ``"<dynamic>"``."""
-    if depth > MAX_VALUE_DEPTH:
-        return TOO_DEEP
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, JSObject):
-        converted = {key: static_json(prop.value, depth + 1) for key, prop in value.props.items()
-                     if prop.value is not UNDEFINED}
-        if value.open:
-            converted["..."] = DYNAMIC
-        return converted
-    if isinstance(value, JSArray):
-        items = [None if item is UNDEFINED else static_json(item, depth + 1) for item in value.values]
-        return items + [DYNAMIC] if value.open else items
-    if isinstance(value, JSFunction):
-        return FUNCTION
-    if isinstance(value, BigIntValue):
-        return value.text
-    return DYNAMIC  # Unknown, UNDEFINED at the top
+def static_json(value: Value):
+    """A static value as JSON; what cannot be known is ``"<dynamic>"``.
+
+    Bounded in depth and in size: const references can share one object
+    many times over, so a small source may stand for a huge tree.
+    """
+    budget = [MAX_JSON_VALUES]
+
+    def convert(current: Value, depth: int):
+        budget[0] -= 1
+        if depth > MAX_VALUE_DEPTH or budget[0] < 0:
+            return TOO_LARGE
+        if isinstance(current, bool) or current is None or isinstance(current, str):
+            return current
+        if isinstance(current, (int, float)):
+            return current if math.isfinite(current) else str(current)
+        if isinstance(current, JSObject):
+            converted = {key: convert(prop.value, depth + 1) for key, prop in current.props.items()
+                         if prop.value is not UNDEFINED}
+            if current.open:
+                converted["..."] = DYNAMIC
+            return converted
+        if isinstance(current, JSArray):
+            items = [None if item is UNDEFINED else convert(item, depth + 1) for item in current.values]
+            return items + [DYNAMIC] if current.open else items
+        if isinstance(current, JSFunction):
+            return FUNCTION
+        if isinstance(current, BigIntValue):
+            return current.text
+        return DYNAMIC  # Unknown, or UNDEFINED at the top
+
+    return convert(value, 0)
 
 
 def js_truthy(value: Value) -> bool | str:
