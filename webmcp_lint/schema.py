@@ -96,11 +96,3 @@ def _entry(parent: SchemaEntry, steps: tuple[str | int, ...], schema: JSObject, 
         child.object_depth += 1
     return child
 
-
-def tool_schemas(tool) -> Iterator[tuple[str, SchemaEntry]]:
-    """(field, entry) for every schema of a tool's ``inputSchema`` and ``outputSchema``."""
-    for field_name in ("inputSchema", "outputSchema"):
-        prop = tool.prop(field_name)
-        if prop is not None:
-            for entry in walk_schema(prop.value, prop.value_node):
-                yield field_name, entry
