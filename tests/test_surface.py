@@ -128,6 +128,11 @@ def test_form_parameters_have_enum_and_bounds(fixtures_manifest):
         ("number", 4, 60)
 
 
+def test_an_angular_form_tool_has_a_run_time_schema(fixtures_manifest):
+    entry = tool(fixtures_manifest, "fill_traveller_details")
+    assert (entry["parameters"], entry["input_schema"]) == ("<dynamic>", "<dynamic>")
+
+
 def test_annotations_show_effective_values_with_defaults(fixtures_manifest):
     entry = tool(fixtures_manifest, "book_trip")
     assert entry["annotations"] == {"readOnlyHint": False, "consequentialHint": True, "untrustedContentHint": False,

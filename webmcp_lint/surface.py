@@ -90,7 +90,8 @@ def tool_entry(tool: ToolDefinition, root: Path, findings: int, project: Project
     line, column = tool.source.position(tool.node.start_byte)
     annotations, declared = effective_annotations(tool)
     registration = registration_entry(tool)
-    schema = tool.get("inputSchema")
+    # Angular's form tool infers its schema from the form model's value at run time.
+    schema = Unknown("inferred at run time") if tool.source_kind == SourceKind.ANGULAR_FORM else tool.get("inputSchema")
     entry = {
         "name": _text_field(tool.get("name")),
         "title": _text_field(tool.get("title")),
