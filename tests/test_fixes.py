@@ -60,6 +60,125 @@ def test_wm101_fix_is_safe_and_needs_no_unsafe_flag():
     assert diagnostic.fix.applicability == "safe"
 
 
+def tool(fields: str, execute: str = "execute() { return 'ok'; }") -> str:
+    """A registered tool definition that other rules leave alone, plus ``fields``."""
+    return ("if ('modelContext' in document) {\n"
+            "  await document.modelContext.registerTool({\n"
+            "    name: 'search_products',\n"
+            "    description: 'Searches the catalog by keyword and returns matching product names.',\n"
+            "    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'Words.' } } },\n"
+            f"    {fields}\n"
+            f"    {execute},\n"
+            "  });\n"
+            "}\n")
+
+
+# WM406 (safe) --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("execute, filename, expected", [
+    ("async execute(input, signal) { if (signal.aborted) return 'stopped'; return 'ok'; }", "app.js",
+     "async execute(input, { signal }) {"),
+    ("async execute(input, abort) { abort.throwIfAborted(); return 'ok'; }", "app.js",
+     "async execute(input, { signal: abort }) {"),
+    ("async execute(input: unknown, signal: AbortSignal) { if (signal.aborted) return 'x'; return 'ok'; }", "app.ts",
+     "async execute(input: unknown, { signal }: { signal: AbortSignal }) {"),
+])
+def test_wm406_fix_destructures_the_signal(execute, filename, expected):
+    assert_fixed(tool("annotations: { readOnlyHint: true },", execute), "WM406", expected, filename=filename)
+
+
+def test_wm406_fix_is_safe():
+    code = tool("annotations: { readOnlyHint: true },", "async execute(input, signal) { return signal.aborted; }")
+    assert [d.fix.applicability for d in findings(code, "WM406")] == ["safe"]
+
+
+# WM205, WM206, WM403, WM503 (unsafe: applied only with --unsafe-fixes) -------------------------------
+
+def test_wm205_fix_renames_a_misspelled_annotation():
+    code = tool("annotations: { readonlyHint: true },")
+    assert fixed(code) == code  # unsafe: not applied without --unsafe-fixes
+    assert_fixed(code, "WM205", "annotations: { readOnlyHint: true },", unsafe=True)
+
+
+@pytest.mark.parametrize("fields, expected", [
+    ("readOnlyHint: true,", "annotations: { readOnlyHint: true },"),
+    ("readOnlyHint: true, untrustedContentHint: true,",
+     "annotations: { readOnlyHint: true, untrustedContentHint: true },"),
+    ("readOnlyHint: true,\n    annotations: { untrustedContentHint: true },",
+     "annotations: { readOnlyHint: true, untrustedContentHint: true },"),
+])
+def test_wm206_fix_moves_top_level_hints_into_annotations(fields, expected):
+    code = tool(fields)
+    assert fixed(code) == code
+    assert_fixed(code, "WM206", expected, unsafe=True)
+
+
+@pytest.mark.parametrize("call, expected", [
+    ("fetch(`/api/search?q=${query}`)", "fetch(`/api/search?q=${query}`, { signal })"),
+    ("fetch('/api/search', { method: 'POST', body: query })", "fetch('/api/search', { method: 'POST', body: query, signal })"),
+    ("fetch('/api/search', {})", "fetch('/api/search', { signal })"),
+    ("axios.get('/api/search')", "axios.get('/api/search', { signal })"),
+])
+def test_wm403_fix_passes_the_signal(call, expected):
+    execute = f"async execute({{ query }}, {{ signal }}) {{ const response = await {call}; return String(response); }}"
+    code = "import axios from 'axios';\n" + tool("annotations: { readOnlyHint: true },", execute)
+    assert fixed(code) == code
+    assert_fixed(code, "WM403", expected, unsafe=True)
+
+
+def test_wm403_fix_uses_the_signals_local_name():
+    execute = "async execute({ query }, { signal: abort }) { const r = await fetch('/api/' + query); return r.text(); }"
+    assert_fixed(tool("annotations: { readOnlyHint: true },", execute), "WM403",
+                 "fetch('/api/' + query, { signal: abort })", unsafe=True)
+
+
+REACT_CONDITIONAL = """import { useWebMCP } from "use-webmcp-tool";
+
+export function OrderHistory({ user, orderService }) {
+  if (user.isSignedIn) {
+    useWebMCP({
+      name: "list_past_orders",
+      description: "Lists the orders the signed-in user placed in the past year.",
+      inputSchema: { type: "object", properties: {} },
+      async execute(input, { signal }) {
+        return await orderService.listPast({ signal });
+      },
+      annotations: { readOnlyHint: true },
+    });
+  }
+  return <OrderList user={user} />;
+}
+"""
+
+VUE_CONDITIONAL = """import { useWebMCP } from "@vueuse/core";
+
+export function useOrderTools(signedIn, orders) {
+  if (signedIn) useWebMCP({ name: "list_past_orders", description: "Lists the orders the signed-in user placed in the past year.", execute: () => orders.value.length, annotations: { readOnlyHint: true } });
+}
+"""
+
+
+def test_wm503_fix_makes_a_react_hook_unconditional_with_enabled():
+    text = assert_fixed(REACT_CONDITIONAL, "WM503", "    enabled: user.isSignedIn,\n  });\n  return", unsafe=True,
+                        filename="OrderHistory.jsx")
+    assert "if (user.isSignedIn)" not in text
+    assert "\n  useWebMCP({\n    name:" in text  # re-indented to the function body
+
+
+def test_wm503_fix_handles_an_if_without_braces_in_vue():
+    text = assert_fixed(VUE_CONDITIONAL, "WM503", "annotations: { readOnlyHint: true }, enabled: signedIn });",
+                        unsafe=True)
+    assert "if (signedIn)" not in text
+
+
+def test_wm503_offers_no_fix_when_the_if_has_an_else_or_more_statements():
+    with_else = REACT_CONDITIONAL.replace("  }\n  return", "  } else {\n    track();\n  }\n  return")
+    with_more = REACT_CONDITIONAL.replace("    useWebMCP({", "    track();\n    useWebMCP({")
+    for code in (with_else, with_more):
+        (diagnostic,) = findings(code, "WM503", "OrderHistory.jsx")
+        assert diagnostic.fix is None
+
+
 # The engine ----------------------------------------------------------------------------------------
 
 def synthetic(source: SourceFile, start: int, end: int, text: str, applicability: str = "safe") -> Diagnostic:
