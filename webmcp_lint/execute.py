@@ -460,6 +460,8 @@ class ExecuteModel:
                 declared = self._local_function(identifier)
                 if declared is not None and declared.id not in included:
                     queue.append(declared)
+        for found in self._raw.values():
+            found.sort(key=lambda pair: pair[0].start_byte)
 
     def _walk_function(self, function: Node, queue: list[Node]) -> None:
         body = function.child_by_field_name("body")

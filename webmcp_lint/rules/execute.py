@@ -208,10 +208,8 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
         if loop.polling and loop.awaits and not loop.checks_abort and not loop.passes_signal \
                 and not model.in_abort_listener(loop.node):
             flagged_loops.append(loop.node)
-            body = loop.node.child_by_field_name("body")
-            head_end = body.start_byte if body is not None and loop.node.type != "do_statement" else None
             node = loop.node
-            yield Finding(model.source, node.start_byte, head_end or node.end_byte,
+            yield Finding(model.source, node.start_byte, _loop_head_end(node),
                           "This polling loop in execute never checks for cancellation, so a cancelled run keeps "
                           f"polling; {take}call `signal.throwIfAborted()` in each iteration.", tool.name)
     for timer in model.timers:
@@ -226,6 +224,15 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
         yield _at(model, node,
                   f"`{timer.name}()` in execute keeps running after the run is cancelled; {take}"
                   f"`{clear}()` it in `signal.addEventListener(\"abort\", ...)` and reject with `signal.reason`.")
+
+
+def _loop_head_end(loop: Node) -> int:
+    """Where ``while (cond)`` / ``for (...)`` ends: findings point at the head, not the whole body."""
+    if loop.type == "do_statement":
+        return loop.children[0].end_byte  # `do`
+    body = loop.child_by_field_name("body")
+    before = [child for child in loop.children if body is not None and child.end_byte <= body.start_byte]
+    return before[-1].end_byte if before else loop.end_byte
 
 
 def _handles_abort(model: ExecuteModel) -> bool:

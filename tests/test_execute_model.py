@@ -1,0 +1,253 @@
+"""The execute model: the facts every execute rule reads, computed once per tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import write_project
+
+from webmcp_lint.engine import Settings, lint_paths, lint_text
+from webmcp_lint.execute import execute_of
+from webmcp_lint.syntax import text
+
+
+def tools_of(code: str, filename: str = "app.js"):
+    result = lint_text(code, filename, Settings(rules=[]))
+    return list(result.project.tools)
+
+
+def model_of(execute: str, before: str = "", filename: str = "app.js"):
+    code = f"""{before}
+document.modelContext.registerTool({{
+  name: "probe",
+  description: "A tool for tests.",
+  {execute},
+}});
+"""
+    (tool,) = tools_of(code, filename)
+    model = execute_of(tool)
+    assert model is not None
+    return model
+
+
+# ------------------------------------------------------------------ the function and its parameters
+
+
+def test_method_arrow_and_bound_function_are_all_found():
+    assert model_of("async execute(input, { signal }) { return 1; }").is_async
+    assert not model_of("execute: (input) => input.a").is_async
+    bound = model_of("execute: run", before="async function run(input, { signal }) { await work(); }")
+    assert bound.function.type == "function_declaration" and bound.is_async
+
+
+def test_execute_that_is_not_a_function_has_no_model():
+    (tool,) = tools_of('document.modelContext.registerTool({ name: "a", description: "b", execute: 42 });')
+    assert execute_of(tool) is None
+
+
+def test_model_is_built_once_per_tool():
+    (tool,) = tools_of('document.modelContext.registerTool({ name: "a", description: "b", execute() {} });')
+    assert execute_of(tool) is execute_of(tool)
+
+
+def test_input_parameter_plain_and_destructured_with_defaults():
+    plain = model_of("execute(input) {}")
+    assert plain.input.name == "input" and not plain.input.keys
+    destructured = model_of('execute({ query, sort = "newest", limit: max = 10 }) {}')
+    keys = destructured.input.keys
+    assert set(keys) == {"query", "sort", "limit"}
+    assert keys["query"].default is None
+    assert text(keys["sort"].default) == '"newest"'
+    assert keys["limit"].local == "max" and text(keys["limit"].default) == "10"
+
+
+def test_typescript_parameters_are_unwrapped():
+    model = model_of("async execute({ query }: Input, { signal }: { signal: AbortSignal }) {}", filename="app.ts")
+    assert set(model.input.keys) == {"query"}
+    assert model.signal_names == {"signal"}
+
+
+# ------------------------------------------------------------------ names the signal is reachable by
+
+
+def test_signal_names_from_every_form():
+    assert model_of("execute(input, { signal }) {}").signal_names == {"signal"}
+    assert model_of("execute(input, { signal: s }) {}").signal_names == {"s"}
+    opts = model_of("execute(input, opts) { return opts.signal; }")
+    assert opts.options_names == {"opts"} and opts.signal_names == set()
+    assert model_of("execute(input, opts) { const { signal } = opts; }").signal_names == {"signal"}
+    assert model_of("execute(input, opts) { const s = opts.signal; }").signal_names == {"s"}
+    assert model_of("execute(input, { signal }) { let s; s = signal; }").signal_names == {"signal", "s"}
+    combined = model_of("execute(input, { signal }) { const both = AbortSignal.any([signal, other]); }")
+    assert "both" in combined.signal_names
+
+
+def test_no_second_parameter_means_no_signal_in_scope():
+    model = model_of("async execute(input) { await work(); }")
+    assert not model.signal_in_scope and model.parameter_count == 1
+
+
+# ------------------------------------------------------------------ what runs as part of execute
+
+
+def test_inline_callbacks_run_but_uncalled_named_functions_do_not():
+    model = model_of("""async execute(input, { signal }) {
+      function neverCalled() { fetch("/a"); }
+      const helper = () => fetch("/b");
+      items.forEach((item) => fetch("/c"));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      (() => fetch("/d"))();
+      img.onload = () => fetch("/e");
+      return helper();
+    }""")
+    urls = sorted(text(fetch.url) for fetch in model.fetches)
+    assert urls == ['"/b"', '"/c"', '"/d"', '"/e"']
+
+
+def test_named_function_passed_as_callback_runs():
+    model = model_of("""execute(input, { signal }) {
+      function onAbort() { cleanup(); }
+      signal.addEventListener("abort", onAbort);
+    }""")
+    assert len(model.abort_listeners) == 1
+    assert any(call.name == "cleanup" for call in model.calls)
+
+
+# ------------------------------------------------------------------ calls and awaits
+
+
+def test_awaited_calls_through_then_chains_and_promise_all():
+    model = model_of("""async execute(input, { signal }) {
+      await svc.load().then((r) => r);
+      await Promise.all([a.one(), b.two()]);
+      await Promise.all(ids.map((id) => store.get(id)));
+      notAwaited();
+    }""")
+    awaited = {call.name for call in model.awaited_calls}
+    assert {"svc.load", "Promise.all", "a.one", "b.two", "store.get"} <= awaited
+    assert "notAwaited" not in awaited
+
+
+def test_signal_api_calls_and_their_status():
+    model = model_of("""async execute(input, { signal }) {
+      fetch("/a");
+      fetch("/b", { headers });
+      fetch("/c", { signal });
+      fetch("/d", init);
+      fetch("/e", { ...init });
+      axios.post("/f", body, { signal });
+      dialog.addEventListener("close", done);
+      signal.addEventListener("abort", stop);
+      readable.pipeTo(writable);
+    }""")
+    statuses = [(api.api, api.status) for api in model.signal_api_calls]
+    assert statuses == [("fetch", "missing"), ("fetch", "missing"), ("fetch", "given"), ("fetch", "unknown"),
+                        ("fetch", "unknown"), ("axios.post", "given"), ("addEventListener", "missing"),
+                        ("pipeTo", "missing")]
+
+
+def test_fetches_carry_url_and_method():
+    model = model_of("""async execute({ url }, { signal }) {
+      await fetch(url, { signal });
+      await fetch("/api/items", { method: "post", signal });
+      await axios.delete(`/api/items/${id}`, { signal });
+      await axios({ url: "/x", method: "PUT", signal });
+      await fetch("/y", options);
+    }""")
+    assert [(text(fetch.url), fetch.method) for fetch in model.fetches] == [
+        ("url", "GET"), ('"/api/items"', "POST"), ("`/api/items/${id}`", "DELETE"), ('"/x"', "PUT"), ('"/y"', None)]
+
+
+# ------------------------------------------------------------------ control facts
+
+
+def test_throws_know_their_guards():
+    model = model_of("""async execute(input, { signal }) {
+      if (signal.aborted) throw new Error("stopped");
+      if (!signal.aborted) { throw new Error("not guarded"); }
+      try { throw new Error("caught"); } catch (err) {
+        if (!signal.aborted) return { error: err.message };
+        throw err;
+      }
+      throw signal.reason;
+    }""")
+    facts = [(throw.abort_guarded, throw.caught_locally, throw.throws_signal_reason) for throw in model.throws]
+    assert facts == [(True, False, False), (False, False, False), (False, True, False), (True, False, False),
+                     (False, False, True)]
+
+
+def test_catches_loops_and_timers():
+    model = model_of("""async execute(input, { signal }) {
+      try { await svc.load({ signal }); } catch (err) { return { error: String(err) }; }
+      while (!ready()) { signal.throwIfAborted(); await tick(); }
+      for (const id of ids) { await load(id); }
+      const timer = setTimeout(done, 100);
+    }""")
+    (catch,) = model.catches
+    assert catch.parameter == "err" and len(catch.abortable_calls) == 1
+    assert not catch.checks_abort and not catch.rethrows
+    assert [(loop.polling, loop.awaits, loop.checks_abort) for loop in model.loops] == [
+        (True, True, True), (False, True, False)]
+    assert [timer.name for timer in model.timers] == ["setTimeout"]
+
+
+def test_returns_resolve_const_bindings_and_caught_errors():
+    model = model_of("""execute(input) {
+      const failure = new Error("x");
+      if (input.a) return failure;
+      try { work(); } catch (err) { return err; }
+      items.map((item) => item.id);
+      return { ok: true };
+    }""")
+    returns = model.execute_returns
+    assert len(returns) == 3  # the map callback's return is not execute's
+    resolved, caught = model.returned_value(returns[0].value)
+    assert text(resolved) == 'new Error("x")' and not caught
+    assert model.returned_value(returns[1].value)[1]
+
+
+def test_writes_follow_the_shared_lists():
+    model = model_of("""async execute(input, { signal }) {
+      localStorage.setItem("k", "v");
+      window.sessionStorage.removeItem("k");
+      const store = db.transaction("cart", "readwrite").objectStore("cart");
+      store.put({ id: 1 });
+      cache.delete("k");
+      await fetch("/api/cart", { method: "PATCH", signal });
+      navigator.sendBeacon("/log", "x");
+      document.cookie = "a=b";
+    }""")
+    assert [write.kind for write in model.writes] == ["storage", "storage", "indexeddb", "http", "beacon", "cookie"]
+
+
+def test_input_reads_and_defaults():
+    model = model_of("""execute(input) {
+      const { page = 1, size } = input;
+      const sort = input.sort ?? "newest";
+      const order = input.order;
+      if (input.limit === undefined) {}
+      return [size, order, input.query];
+    }""")
+    assert set(model.input_reads()) == {"page", "size", "sort", "order", "limit", "query"}
+    assert model.defaulted_input_keys() == {"page", "sort", "limit"}
+
+
+def test_execute_defined_in_another_module(tmp_path: Path):
+    write_project(tmp_path, {
+        "tools.js": """export function createInventoryTool(manager) {
+  return {
+    name: "get_inventory",
+    description: "Lists items in the inventory.",
+    async execute(input, { signal }) { return await manager.items(); },
+  };
+}
+""",
+        "main.js": """import { createInventoryTool } from "./tools.js";
+document.modelContext.registerTool(createInventoryTool(inventory));
+""",
+    })
+    result = lint_paths([str(tmp_path)], Settings(rules=[]))
+    (tool,) = list(result.project.tools)
+    model = execute_of(tool, result.project)
+    assert model is not None and model.source.display_path.endswith("tools.js")
+    assert [call.name for call in model.awaited_calls] == ["manager.items"]

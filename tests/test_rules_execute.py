@@ -1,0 +1,483 @@
+"""WM401..WM409: what each execute rule flags, what it must not flag (RULES.md), and where it points."""
+
+from __future__ import annotations
+
+import pytest
+from support import findings, flagged_text
+
+from webmcp_lint.diagnostics import Diagnostic
+
+
+def tool(execute: str, schema: str = '{ type: "object", properties: {} }', before: str = "") -> str:
+    return f"""{before}
+if ("modelContext" in document) {{
+  await document.modelContext.registerTool({{
+    name: "probe",
+    description: "A tool for tests.",
+    inputSchema: {schema},
+    {execute},
+  }});
+}}
+"""
+
+
+def apply_fix(code: str, diagnostic: Diagnostic) -> str:
+    data = code.encode("utf-8")
+    for edit in sorted(diagnostic.fix.edits, key=lambda edit: edit.start, reverse=True):
+        data = data[:edit.start] + edit.text.encode("utf-8") + data[edit.end:]
+    return data.decode("utf-8")
+
+
+# ----------------------------------------------------------------------------- WM401
+
+
+@pytest.mark.parametrize(("execute", "flagged"), [
+    ('execute({ id }) { if (!id) { throw new Error("Pass an id."); } return { id }; }',
+     'throw new Error("Pass an id.");'),
+    ('execute(input, { signal }) { return fetch("/a", { signal }).then((r) => { if (!r.ok) throw new Error("bad"); '
+     'return r.json(); }); }', 'throw new Error("bad");'),
+    ('async execute(input, { signal }) { return Promise.reject(new Error("no")); }', 'Promise.reject(new Error("no"))'),
+    ('execute(input, { signal }) { return new Promise((resolve, reject) => { reject(new Error("x")); }); }',
+     'reject(new Error("x"))'),
+    ('execute({ items }) { items.forEach((item) => { if (!item) throw new TypeError("empty"); }); return {}; }',
+     'throw new TypeError("empty");'),
+    ('execute() { function fail() { throw new Error("x"); } fail(); return {}; }', 'throw new Error("x");'),
+    ('execute(input, { signal }) { try { work(); } catch (err) { throw err; } }', "throw err;"),
+])
+def test_wm401_flags_throws_and_rejections(execute, flagged):
+    assert flagged_text(tool(execute), "WM401") == [flagged]
+
+
+def test_wm401_message_teaches_the_error_value():
+    (finding,) = findings(tool('execute() { throw new Error("Menu item not found."); }'), "WM401")
+    assert "generic failure" in finding.message
+    assert 'return { error: "Menu item not found." }' in finding.message
+
+
+@pytest.mark.parametrize("execute", [
+    "async execute(input, { signal }) { signal.throwIfAborted(); return await work({ signal }); }",
+    'async execute(input, { signal }) { if (signal.aborted) { throw new Error("cancelled"); } return {}; }',
+    "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+    "if (signal.aborted) throw err; return { error: String(err) }; } }",
+    "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+    "if (!signal.aborted) return { error: String(err) }; throw err; } }",
+    "execute(input, { signal }) { throw signal.reason; }",
+    "execute(input, opts) { if (opts.signal.aborted) throw opts.signal.reason; return {}; }",
+    "execute(input, { signal }) { return new Promise((resolve, reject) => { reject(signal.reason); }); }",
+    'execute(input, { signal }) { return new Promise((resolve, reject) => { const t = setTimeout(resolve, 9); '
+    'signal.addEventListener("abort", () => { clearTimeout(t); reject(new DOMException("Aborted", "AbortError")); '
+    '}, { once: true }); }); }',
+    "execute(input, { signal }) { return new Promise((resolve, reject) => { const onAbort = () => "
+    'reject(new Error("stopped")); signal.addEventListener("abort", onAbort); resolve(1); }); }',
+    'execute() { function neverCalled() { throw new Error("x"); } return { ok: true }; }',
+    'execute({ n }) { try { if (n < 0) throw new RangeError("negative"); return { n }; } '
+    "catch (err) { return { error: err.message }; } }",
+    "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+    'if (err.name === "AbortError") throw err; return { error: "failed" }; } }',
+])
+def test_wm401_not_flagged(execute):
+    assert findings(tool(execute), "WM401") == []
+
+
+def test_wm401_vue_use_webmcp_is_exempt():
+    code = """<script setup>
+import { useWebMCP } from "@vueuse/core";
+useWebMCP({
+  name: "get_cart_total",
+  description: "Returns the total price of the items in the user's cart.",
+  execute() {
+    if (!cart.loaded) throw new Error("The cart has not finished loading.");
+    return { total: cart.total };
+  },
+});
+</script>
+"""
+    assert findings(code, "WM401", "Cart.vue") == []
+
+
+def test_wm401_react_use_webmcp_is_not_exempt():
+    code = """import { useWebMCP } from "use-webmcp-tool";
+export function Cart() {
+  useWebMCP({
+    name: "get_cart_total",
+    description: "Returns the total price of the items in the user's cart.",
+    execute() { throw new Error("not loaded"); },
+  });
+  return null;
+}
+"""
+    assert flagged_text(code, "WM401", "Cart.jsx") == ['throw new Error("not loaded");']
+
+
+# ----------------------------------------------------------------------------- WM402
+
+
+SWALLOWING = ("async execute({ city }, { signal }) { try { const r = await fetch(`/w?c=${city}`, { signal }); "
+              "return await r.json(); } catch (err) { return { error: err.message }; } }")
+
+
+def test_wm402_flags_a_catch_that_turns_cancellation_into_a_value():
+    (finding,) = findings(tool(SWALLOWING), "WM402")
+    assert finding.source.slice(finding.start, finding.end).startswith("catch (err)")
+    assert "if (signal.aborted) throw err;" in finding.message
+
+
+def test_wm402_flags_a_catch_that_only_logs():
+    execute = ("async execute(input, { signal }) { try { await svc.save(input, { signal }); } "
+               "catch (e) { console.error(e); } return { ok: true }; }")
+    assert len(findings(tool(execute), "WM402")) == 1
+
+
+@pytest.mark.parametrize("execute", [
+    SWALLOWING.replace("catch (err) {", "catch (err) { if (signal.aborted) throw err;"),
+    SWALLOWING.replace("catch (err) {", 'catch (err) { if (err.name === "AbortError") throw err;'),
+    SWALLOWING.replace("catch (err) {", "catch (err) { signal.throwIfAborted();"),
+    # nothing abortable in the try: nothing to swallow
+    "async execute(input) { try { return JSON.parse(input.text); } catch (err) { return { error: 'bad JSON' }; } }",
+    # re-throws every error
+    SWALLOWING.replace("return { error: err.message };", "report(err); throw err;"),
+])
+def test_wm402_not_flagged(execute):
+    assert findings(tool(execute), "WM402") == []
+
+
+# ----------------------------------------------------------------------------- WM403
+
+
+@pytest.mark.parametrize(("execute", "flagged"), [
+    ('async execute(input, { signal }) { return await (await fetch("/a")).json(); }', 'fetch("/a")'),
+    ('async execute(input, { signal }) { const r = await fetch("/a", { headers: { A: "b" } }); return r.ok; }',
+     'fetch("/a", { headers: { A: "b" } })'),
+    ('async execute(input, { signal }) { return (await window.fetch("/a")).ok; }', 'window.fetch("/a")'),
+    ('async execute(input, { signal }) { return (await axios.get("/a")).data; }', 'axios.get("/a")'),
+    ('async execute(input, { signal }) { return (await axios.post("/a", input, { timeout: 5 })).data; }',
+     'axios.post("/a", input, { timeout: 5 })'),
+    ('async execute(input, { signal }) { return await ky.get("/a").json(); }', 'ky.get("/a")'),
+    ('async execute(input, { signal }) { return (await fetch(new Request("/a"))).ok; }', 'new Request("/a")'),
+    ('execute(input, { signal }) { return new Promise((done) => { dialog.addEventListener("close", done, '
+     '{ once: true }); }); }', 'dialog.addEventListener("close", done, { once: true })'),
+    ('execute(input, { signal }) { window.addEventListener("message", onMessage); return {}; }',
+     'window.addEventListener("message", onMessage)'),
+    ('execute(input, { signal }) { addEventListener("resize", onResize, true); return {}; }',
+     'addEventListener("resize", onResize, true)'),
+    ("async execute(input, { signal }) { await readable.pipeTo(writable); return {}; }",
+     "readable.pipeTo(writable)"),
+    ("async execute(input, { signal }) { const out = readable.pipeThrough(decoder); return {}; }",
+     "readable.pipeThrough(decoder)"),
+    ('async execute(input) { const r = await fetch("/a"); return r.ok; }', 'fetch("/a")'),
+])
+def test_wm403_flags_abortable_calls_without_a_signal(execute, flagged):
+    assert flagged_text(tool(execute), "WM403") == [flagged]
+
+
+def test_wm403_message_names_the_call_and_where_the_signal_goes():
+    (fetch,) = findings(tool('async execute(input, { signal }) { return (await fetch("/a", {})).ok; }'), "WM403")
+    assert "`fetch(...)`" in fetch.message and "init object, the second argument" in fetch.message
+    (listener,) = findings(tool('execute(input, { signal }) { el.addEventListener("click", go); }'), "WM403")
+    assert "`el.addEventListener(...)`" in listener.message and "third argument" in listener.message
+
+
+@pytest.mark.parametrize("execute", [
+    'async execute(input, { signal }) { return (await fetch("/a", init)).ok; }',
+    'async execute(input, { signal }) { return (await fetch("/a", { ...init })).ok; }',
+    'async execute(input, { signal }) { return (await fetch("/a", { signal })).ok; }',
+    'async execute(input, opts) { return (await fetch("/a", { signal: opts.signal })).ok; }',
+    'async execute(input, { signal }) { return (await fetch(new Request("/a", { signal }))).ok; }',
+    'execute(input, { signal }) { return new Promise((ok, fail) => { signal.addEventListener("abort", () => '
+    'fail(signal.reason), { once: true }); }); }',
+    'execute(input, opts) { opts.signal.addEventListener("abort", stop); return {}; }',
+    'execute(input, { signal }) { function unused() { return fetch("/a"); } return { ok: true }; }',
+    'execute(input, { signal }) { el.addEventListener("click", go, { signal }); return {}; }',
+    'async execute(input, { signal }) { const api = axios.create({ baseURL: "/v1" }); '
+    'return (await api.get("/a", { signal })).data; }',
+])
+def test_wm403_not_flagged(execute):
+    assert findings(tool(execute), "WM403") == []
+
+
+@pytest.mark.parametrize(("execute", "fixed"), [
+    ('async execute(input, { signal }) { return (await fetch("/a", { headers })).ok; }',
+     'fetch("/a", { headers, signal })'),
+    ('async execute(input, { signal }) { return (await fetch("/a")).ok; }', 'fetch("/a", { signal })'),
+    ('async execute(input, { signal }) { return (await fetch("/a", {})).ok; }', 'fetch("/a", { signal })'),
+    ('async execute(input, { signal: s }) { return (await axios.get("/a")).data; }', 'axios.get("/a", { signal: s })'),
+])
+def test_wm403_unsafe_fix_adds_the_signal(execute, fixed):
+    code = tool(execute)
+    (finding,) = findings(code, "WM403")
+    assert finding.fix.applicability == "unsafe"
+    assert fixed in apply_fix(code, finding)
+
+
+def test_wm403_no_fix_without_a_signal_name_or_for_listeners():
+    (no_signal,) = findings(tool('async execute(input) { return (await fetch("/a")).ok; }'), "WM403")
+    assert no_signal.fix is None
+    (listener,) = findings(tool('execute(input, { signal }) { el.addEventListener("x", go); }'), "WM403")
+    assert listener.fix is None
+
+
+# ----------------------------------------------------------------------------- WM404
+
+
+def test_wm404_head_when_no_second_parameter():
+    assert flagged_text(tool("async execute() { return await cartService.getItems(); }"), "WM404") == [
+        "async execute()"]
+    assert flagged_text(tool("execute: async ({ id }) => { return await load(id); }"), "WM404") == [
+        "async ({ id })"]
+
+
+@pytest.mark.parametrize("execute", [
+    "execute() { return cartService.getItemsSync(); }",  # synchronous
+    "async execute() { return cartService.cached; }",  # awaits nothing
+])
+def test_wm404_head_not_flagged(execute):
+    assert findings(tool(execute), "WM404") == []
+
+
+@pytest.mark.parametrize(("execute", "flagged"), [
+    ("async execute(input, { signal }) { return await cartService.getItems(); }", "cartService.getItems()"),
+    ("execute: async ({ flightId, passengers }, { signal }) => { return await bookFlightReservation({ flightId, "
+     "passengers }); }", "bookFlightReservation({ flightId, passengers })"),
+    ("async execute(input, { signal }) { const [a, b] = await Promise.all([one.load({ signal }), two.load()]); "
+     "return { a, b }; }", "two.load()"),
+    ("async execute(input, opts) { return await svc.get(input.id); }", "svc.get(input.id)"),
+])
+def test_wm404_flags_awaited_helpers_without_the_signal(execute, flagged):
+    code = tool(execute)
+    assert flagged_text(code, "WM404") == [flagged]
+    assert "signal" in findings(code, "WM404")[0].message
+
+
+@pytest.mark.parametrize("execute", [
+    'async execute(input, { signal }) { const r = await fetch("/a", { signal }); const j = await r.json(); '
+    "const t = await r.text(); const b = await r.blob(); const ab = await r.arrayBuffer(); "
+    "const f = await r.formData(); return j; }",
+    "async execute(input, { signal }) { await Promise.resolve(); await Promise.race([a, b]); "
+    "await Promise.allSettled(list); return await Promise.all(list); }",
+    "async execute(input, { signal }) { await new Promise((resolve) => requestAnimationFrame(resolve)); return {}; }",
+    'async execute(input, { signal }) { return (await fetch("/a")).ok; }',  # WM403's
+    "async execute(input, { signal }) { return await load(input.id, signal); }",
+    "async execute(input, { signal }) { return await load({ id: input.id }, { signal }); }",
+    "async execute(input, opts) { return await load(input.id, opts); }",
+    "async execute(input, { signal }) { const out = []; for (const id of ids) { signal.throwIfAborted(); "
+    "out.push(await legacy.load(id)); } return out; }",
+    "async execute(input, { signal }) { const out = []; for (const id of ids) { if (signal.aborted) break; "
+    "out.push(await legacy.load(id)); } return out; }",
+    "async execute(input, { signal }) { const step = async () => fetch('/a', { signal }); return await step(); }",
+    "async execute(input, { signal }) { await navigator.clipboard.writeText(input.text); return { ok: true }; }",
+    "execute(input, { signal }) { return cartService.getItems(); }",  # synchronous
+])
+def test_wm404_not_flagged(execute):
+    assert findings(tool(execute), "WM404") == []
+
+
+def test_wm404_vue_execute_cannot_take_a_signal():
+    code = """<script setup>
+import { useWebMCP } from "@vueuse/core";
+useWebMCP({
+  name: "get_cart",
+  description: "Returns the user's cart.",
+  async execute() { return await cart.load(); },
+});
+</script>
+"""
+    assert findings(code, "WM404", "Cart.vue") == []
+
+
+# ----------------------------------------------------------------------------- WM405
+
+
+@pytest.mark.parametrize(("execute", "flagged"), [
+    ("execute(input, { signal }) { return new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 500)); }",
+     "setTimeout(() => resolve({ ok: true }), 500)"),
+    ("execute(input, { signal }) { const id = setInterval(refresh, 1000); return { id }; }",
+     "setInterval(refresh, 1000)"),
+    ("async execute(input, { signal }) { while (!document.querySelector('#done')) { "
+     "await new Promise((r) => setTimeout(r, 200)); } return {}; }", "while (!document.querySelector('#done'))"),
+    ("async execute(input) { for (;;) { if (await ready()) break; } return {}; }", "for (;;)"),
+])
+def test_wm405_flags_timers_and_polling_without_abort_handling(execute, flagged):
+    assert flagged_text(tool(execute), "WM405") == [flagged]
+
+
+@pytest.mark.parametrize("execute", [
+    "execute(input, { signal }) { return new Promise((resolve, reject) => { const t = setTimeout(resolve, 500); "
+    'signal.addEventListener("abort", () => { clearTimeout(t); reject(signal.reason); }, { once: true }); }); }',
+    "async execute(input, { signal }) { while (!done()) { signal.throwIfAborted(); "
+    "await new Promise((r) => setTimeout(r, 200)); } return {}; }",
+    "async execute(input, { signal }) { while (!done() && !signal.aborted) { "
+    "await new Promise((r) => setTimeout(r, 200)); } return {}; }",
+    "execute(input, { signal }) { const t = setTimeout(go, 500); "
+    'button.addEventListener("click", () => clearTimeout(t), { signal }); return {}; }',
+    "async execute(input, { signal }) { for (const id of ids) { await save(id); } return {}; }",  # not polling
+    "async execute(input, { signal }) { let page = 1; while (page) { const r = await fetch(`/p/${page}`, "
+    "{ signal }); page = (await r.json()).next; } return {}; }",
+])
+def test_wm405_not_flagged(execute):
+    assert findings(tool(execute), "WM405") == []
+
+
+# ----------------------------------------------------------------------------- WM406
+
+
+@pytest.mark.parametrize(("execute", "head"), [
+    ('async execute({ query }, signal) { return (await fetch("/a", { signal })).ok; }',
+     "async execute({ query }, signal)"),
+    ('async execute(input, abortSignal) { return (await fetch("/a", { signal: abortSignal })).ok; }',
+     "async execute(input, abortSignal)"),
+    ("execute(input, opts) { if (opts.aborted) return {}; return { ok: true }; }", "execute(input, opts)"),
+    ("execute(input, opts) { opts.throwIfAborted(); return {}; }", "execute(input, opts)"),
+    ("execute(input, opts) { if (opts.reason) return {}; return {}; }", "execute(input, opts)"),
+    ('async execute(input, opts) { return (await fetch("/a", { signal: opts })).ok; }', "async execute(input, opts)"),
+])
+def test_wm406_flags_the_options_object_used_as_the_signal(execute, head):
+    assert flagged_text(tool(execute), "WM406") == [head]
+
+
+@pytest.mark.parametrize("execute", [
+    'async execute(input, { signal }) { return (await fetch("/a", { signal })).ok; }',
+    'async execute(input, opts) { return (await fetch("/a", { signal: opts.signal })).ok; }',
+])
+def test_wm406_not_flagged(execute):
+    assert findings(tool(execute), "WM406") == []
+
+
+@pytest.mark.parametrize(("execute", "fixed"), [
+    ('async execute({ query }, signal) { return (await fetch("/a", { signal })).ok; }',
+     "async execute({ query }, { signal })"),
+    ('async execute(input, abortSignal) { abortSignal.throwIfAborted(); return {}; }',
+     "async execute(input, { signal: abortSignal })"),
+])
+def test_wm406_safe_fix_destructures(execute, fixed):
+    code = tool(execute)
+    (finding,) = findings(code, "WM406")
+    assert finding.fix.applicability == "safe"
+    fixed_code = apply_fix(code, finding)
+    assert fixed in fixed_code
+    assert findings(fixed_code, "WM406") == []
+
+
+def test_wm406_safe_fix_keeps_the_typescript_type():
+    code = tool("async execute(input: { q: string }, signal: AbortSignal) { signal.throwIfAborted(); return {}; }")
+    (finding,) = findings(code, "WM406", "app.ts")
+    assert "{ signal }: { signal: AbortSignal }" in apply_fix(code, finding)
+
+
+def test_wm406_no_fix_when_the_name_is_also_used_as_the_options_object():
+    code = tool("async execute(input, signal) { if (signal.aborted) return {}; return await load(input, signal); }")
+    (finding,) = findings(code, "WM406")
+    assert finding.fix is None
+
+
+# ----------------------------------------------------------------------------- WM407
+
+SORT_SCHEMA = ('{ type: "object", properties: { query: { type: "string" }, '
+               'sort: { type: "string", enum: ["newest", "oldest"], default: "newest" } } }')
+
+
+@pytest.mark.parametrize(("execute", "flagged"), [
+    ("async execute({ query, sort }, { signal }) { return await search({ query, sort }, { signal }); }", "sort"),
+    ("async execute({ query, sort: order }, { signal }) { return await search({ query, order }, { signal }); }",
+     "sort: order"),
+    ("execute(input) { return list(input.query, input.sort); }", "input.sort"),
+    ("execute(input) { const { sort } = input; return list(sort); }", "sort"),
+])
+def test_wm407_flags_defaults_never_applied(execute, flagged):
+    code = tool(execute, SORT_SCHEMA)
+    assert flagged_text(code, "WM407") == [flagged]
+    assert '"newest"' in findings(code, "WM407")[0].message
+
+
+@pytest.mark.parametrize("execute", [
+    'async execute({ query, sort = "newest" }, { signal }) { return await search({ query, sort }, { signal }); }',
+    'execute(input) { return list(input.sort ?? "newest"); }',
+    'execute(input) { return list(input.sort || "newest"); }',
+    'execute(input) { const sort = input.sort; return list(sort === undefined ? "newest" : sort); }',
+    'execute(input) { if (typeof input.sort === "undefined") input.sort = "newest"; return list(input.sort); }',
+    'execute({ sort }) { sort ??= "newest"; return list(sort); }',
+    "execute(input) { return list(input.query); }",  # never reads sort
+    'execute(input) { const options = { sort: "newest", ...input }; return list(options.sort); }',
+])
+def test_wm407_not_flagged(execute):
+    assert findings(tool(execute, SORT_SCHEMA), "WM407") == []
+
+
+# ----------------------------------------------------------------------------- WM408
+
+AREA_SCHEMA = ('{ type: "object", properties: { width: { type: "number" }, height: { type: "number" } }, '
+               'required: ["width", "height"] }')
+
+
+def test_wm408_flags_reading_constrained_input_unchecked():
+    assert flagged_text(tool("execute(input) { return input.width * input.height; }", AREA_SCHEMA),
+                        "WM408") == ["execute(input)"]
+    enum_schema = '{ type: "object", properties: { size: { type: "string", enum: ["s", "m"] } } }'
+    assert flagged_text(tool("execute({ size }) { return { size }; }", enum_schema), "WM408") == [
+        "execute({ size })"]
+
+
+@pytest.mark.parametrize("execute", [
+    "execute() { return { ok: true }; }",  # does not read input
+    'execute({ width, height }) { if (typeof width !== "number") return { error: "x" }; return width * height; }',
+    'execute({ width, height }) { if (!Number.isFinite(width) || !Number.isFinite(height)) return { error: "x" }; '
+    "return width * height; }",
+    'execute({ width, height }) { if (!Number.isInteger(width)) return { error: "x" }; return width * height; }',
+    'execute({ width, height }) { if (width <= 0 || height <= 0) return { error: "x" }; return width * height; }',
+    'execute(input) { if (!["a", "b"].includes(input.width)) return { error: "x" }; return input.width; }',
+    'execute(input) { if (!("width" in input)) return { error: "x" }; return input.width; }',
+    'execute(input) { if (!Array.isArray(input.width)) return { error: "x" }; return input.width; }',
+    'execute(input) { if (!(input.width instanceof Object)) return { error: "x" }; return input.width; }',
+    'execute(input) { if (!/^\\d+$/.test(input.width)) return { error: "x" }; return input.width; }',
+    "execute(input) { const parsed = Area.safeParse(input); return parsed.success ? parsed.data.width : {}; }",
+    "execute(input) { const area = Area.parse(input); return area.width * area.height; }",
+    'execute(input) { if (!validate(input)) return { error: "x" }; return input.width; }',
+    "execute(input) { const { width, height } = v.parse(AreaSchema, input); return width * height; }",
+    "execute(input) { validateArea(input); return input.width * input.height; }",
+    "execute(input) { assertPositive(input.width); return input.width * input.height; }",
+    'execute({ width, height }) { if (!width || !height) return { error: "x" }; return width * height; }',
+])
+def test_wm408_not_flagged(execute):
+    assert findings(tool(execute, AREA_SCHEMA), "WM408") == []
+
+
+def test_wm408_needs_schema_constraints():
+    plain = '{ type: "object", properties: { width: { type: "number" } } }'
+    assert findings(tool("execute(input) { return input.width * 2; }", plain), "WM408") == []
+
+
+# ----------------------------------------------------------------------------- WM409
+
+
+@pytest.mark.parametrize(("execute", "flagged", "word"), [
+    ('execute() { return new Error("no"); }', 'new Error("no")', "Error"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     "if (signal.aborted) throw err; return err; } }", "err", "caught error"),
+    ('execute() { const failure = new TypeError("no"); return failure; }', "failure", "TypeError"),
+    ("execute() { return new Map([[1, 2]]); }", "new Map([[1, 2]])", "Map"),
+    ("execute() { return new Set(tags); }", "new Set(tags)", "Set"),
+    ("execute() { return 10n; }", "10n", "BigInt"),
+    ("execute() { return () => 1; }", "() => 1", "function"),
+    ('execute() { return Symbol("x"); }', 'Symbol("x")', "Symbol"),
+    ('execute() { return document.querySelector("#summary"); }', 'document.querySelector("#summary")', "DOM"),
+    ('execute() { return document.getElementById("x"); }', 'document.getElementById("x")', "DOM"),
+    ('execute() { const el = document.createElement("div"); return el; }', "el", "DOM"),
+    ('execute: () => new Map()', "new Map()", "Map"),
+    ('execute({ ok }) { return ok ? { ok } : new Error("no"); }', 'new Error("no")', "Error"),
+])
+def test_wm409_flags_values_json_cannot_carry(execute, flagged, word):
+    code = tool(execute)
+    assert flagged_text(code, "WM409") == [flagged]
+    assert word in findings(code, "WM409")[0].message
+
+
+@pytest.mark.parametrize("execute", [
+    "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+    "if (signal.aborted) throw err; return { error: err instanceof Error ? err.message : String(err) }; } }",
+    "execute() { return [...new Set(tags)]; }",
+    "execute() { return Object.fromEntries(new Map(pairs)); }",
+    'execute() { const panel = document.querySelector("#x"); return { text: panel.textContent }; }',
+    "execute() { return items.map((item) => () => item); }",
+    "execute() { return String(10n); }",
+])
+def test_wm409_not_flagged(execute):
+    assert findings(tool(execute), "WM409") == []
