@@ -1,4 +1,4 @@
-"""Command line: ``webmcp-lint check|rules|rule``, in Ruff's and ESLint's conventions.
+"""Command line: ``webmcp-lint check|rules|rule|tools``, in Ruff's and ESLint's conventions.
 
 Exit codes: 0 clean, 1 findings at or above ``--fail-on``, 2 usage, config
 or internal error (one line, no traceback unless ``--verbose``).
@@ -7,6 +7,7 @@ or internal error (one line, no traceback unless ``--verbose``).
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import click
 
 from webmcp_lint import __version__
 from webmcp_lint.baseline import BaselineError, new_findings, write_baseline
+from webmcp_lint.commands.tools import FORMATS as TOOLS_FORMATS, drift, render as render_surface
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
 from webmcp_lint.engine import LintResult, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
@@ -23,6 +25,7 @@ from webmcp_lint.pages import load_page
 from webmcp_lint.rules import all_rules, find_rule
 from webmcp_lint.selection import SelectorError, split_selectors
 from webmcp_lint.source import SourceFile
+from webmcp_lint.surface import DEFAULT_FAIL_LEVEL, LEVELS, ManifestError, build_manifest, linted_root, load_manifest
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -247,13 +250,12 @@ def show_rule(code_or_slug) -> None:
 @main.command("tools")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "output_format", default="table", show_default=True,
-              type=click.Choice(["table", "json", "markdown"]), help="table, a JSON manifest, or a Markdown page.")
+              type=click.Choice(TOOLS_FORMATS), help="table, a JSON manifest, or a Markdown page.")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the listing to a file.")
 @click.option("--against", "manifest_file", type=click.Path(exists=True, dir_okay=False),
               help="Instead of the listing (unless -o), report drift from this committed JSON manifest, one line "
                    "per change.")
-@click.option("--fail-on-change", type=click.Choice(["added", "removed", "exposure", "any"]), default="exposure",
-              show_default=True,
+@click.option("--fail-on-change", type=click.Choice(LEVELS), default=DEFAULT_FAIL_LEVEL, show_default=True,
               help="With --against: exit 1 on changes at this level or above (added > removed > exposure > any).")
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
               help="Use this config file instead of searching for one.")
@@ -263,11 +265,6 @@ def show_rule(code_or_slug) -> None:
 def list_tools(paths, output_format, output_file, manifest_file, fail_on_change, config_file, isolated, no_color,
                verbose) -> None:
     """List every WebMCP tool the code defines (the agent surface), or its drift from a manifest."""
-    import shutil
-
-    from webmcp_lint.commands.tools import drift, render as render_surface
-    from webmcp_lint.surface import ManifestError, build_manifest, linted_root, load_manifest
-
     paths = list(paths) or ["."]
     if config_file and isolated:
         raise UsageFailure("--config and --isolated cannot be combined")
