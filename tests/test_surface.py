@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -16,18 +17,15 @@ from webmcp_lint.surface import LEVELS, Change, build_manifest, compare, linted_
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
-TOOLS_BY_APP = {
-    "vanilla-spa": {"add_to_cart", "highlight_product", "list_orders", "place_order", "prepare_invoice_pdf",
-                    "save_review_draft", "search_products", "track_delivery"},
-    "react-app": {"book_trip", "get_trip_link", "open_support_chat", "search_trips"},
-    "vue-app": {"add_todo", "archive_finished_todos", "show_todo_details"},
-    "angular-app": {"book_flight", "choose_seat", "fill_traveller_details", "list_free_seats", "search_flights"},
-    "html-forms": {"cake_enquiry", "checkout", "find shop", "get_opening_hours", "join_newsletter", "search_menu",
-                   "sign_in"},
-    "ts-typed": {"convert_amount", "save_recipe", "scale_recipe"},
-    "ts-untyped": {"list_notes", "star_note"},
-    "not-webmcp": set(),
-}
+WEBMCP_APPS = ("angular-app", "html-forms", "react-app", "ts-typed", "ts-untyped", "vanilla-spa", "vue-app")
+# How the fixture apps name their tools: `name: "..."` in code, `toolname="..."` in markup.
+TOOL_NAME = re.compile(r"""(?:\bname\s*:\s*|\btoolname\s*=\s*)(["'])([^"'\n]+)\1""")
+SOURCE_SUFFIXES = (".js", ".ts", ".tsx", ".vue", ".html")
+
+
+def names_written_in(app: str) -> set[str]:
+    return {match.group(2) for path in (FIXTURES / app).rglob("*") if path.suffix in SOURCE_SUFFIXES
+            for match in TOOL_NAME.finditer(path.read_text(encoding="utf-8"))}
 
 
 def run(*args: str):
@@ -64,10 +62,10 @@ def edit(path: Path, old: str, new: str) -> None:
 
 # --- every tool of every fixture app ----------------------------------------------------------
 
-@pytest.mark.parametrize("app", sorted(TOOLS_BY_APP))
+@pytest.mark.parametrize("app", WEBMCP_APPS)
 def test_every_tool_of_each_fixture_app_is_listed(fixtures_manifest, app):
     listed = {entry["name"] for entry in fixtures_manifest["tools"] if entry["source"]["path"].startswith(f"{app}/")}
-    assert listed == TOOLS_BY_APP[app]
+    assert listed and listed == names_written_in(app)
 
 
 def test_not_webmcp_lists_no_tools():
@@ -243,7 +241,8 @@ def test_table_and_markdown_show_every_tool(fixtures_manifest):
     for entry in fixtures_manifest["tools"]:
         assert entry["name"] in table
         assert f"## `{entry['name']}`" in page
-    assert "32 tools (5 consequential, 1 cross-origin, 2 auto-submit)." in table
+    count = len(fixtures_manifest["tools"])
+    assert f"{count} tools (" in table and f"{count} tools (" in page
     assert "| `pickup_slot` | string | no |" in page
 
 
@@ -401,3 +400,21 @@ document.modelContext.registerTool({ name: "deep", description: "A tool with a v
     assert "<too large>" in json.dumps(entry["input_schema"])
     assert len(entry["parameters"]) <= 500
     assert entry["parameters"][0]["name"] == "a"
+
+
+def test_a_definition_registered_twice_is_exposed_to_the_origins_of_both(tmp_path):
+    (tmp_path / "tool.js").write_text("""
+export function createTool() {
+  return { name: "get_status", description: "Reads the status of the user's last order.",
+           async execute() { return "ok"; }, annotations: { readOnlyHint: true } };
+}
+""", encoding="utf-8")
+    (tmp_path / "main.js").write_text("""
+import { createTool } from "./tool.js";
+const page = new AbortController();
+document.modelContext.registerTool(createTool(), { signal: page.signal });
+document.modelContext.registerTool(createTool(), { exposedTo: ["https://partner.example"] });
+""", encoding="utf-8")
+    [entry] = manifest_of(tmp_path)["tools"]
+    assert entry["registration"] == {"registered": True, "exposed_to": ["https://partner.example"], "signal": False}
+    assert entry["flags"] == ["read-only", "cross-origin"]

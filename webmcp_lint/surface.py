@@ -25,7 +25,7 @@ from webmcp_lint.diagnostics import Diagnostic
 from webmcp_lint.engine import LintResult
 from webmcp_lint.evaluate import UNDEFINED, BigIntValue, JSArray, JSFunction, JSObject, Unknown, Value
 from webmcp_lint.execute import execute_of
-from webmcp_lint.model import ANNOTATIONS, Project, SourceKind, ToolDefinition
+from webmcp_lint.model import ANNOTATIONS, Project, Registration, SourceKind, ToolDefinition
 from webmcp_lint.untrusted import returns_untrusted_content
 
 MANIFEST_FORMAT = "webmcp-lint/tools"
@@ -76,7 +76,9 @@ def relative_path(path: Path, root: Path) -> str:
 def build_manifest(result: LintResult, root: Path) -> dict:
     """The manifest of a lint run: every tool once, sorted, with the findings on it counted."""
     counts = finding_counts(result.project, result.diagnostics)
-    entries = [tool_entry(tool, root, counts.get(id(tool), 0), result.project) for tool in result.project.tools]
+    registrations = registrations_by_definition(result.project)
+    entries = [tool_entry(tool, root, counts.get(id(tool), 0), result.project, registrations.get(tool.identity, []))
+               for tool in result.project.tools]
     entries.sort(key=lambda entry: (entry["name"] is None, entry["name"] or "", entry["source"]["path"],
                                     entry["source"]["line"], entry["source"]["column"]))
     return {"format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "tools": entries}
@@ -86,10 +88,13 @@ def manifest_json(manifest: dict) -> str:
     return json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def tool_entry(tool: ToolDefinition, root: Path, findings: int, project: Project | None = None) -> dict:
+def tool_entry(tool: ToolDefinition, root: Path, findings: int, project: Project | None = None,
+               registrations: list[Registration] | None = None) -> dict:
     line, column = tool.source.position(tool.node.start_byte)
     annotations, declared = effective_annotations(tool)
-    registration = registration_entry(tool)
+    if registrations is None:
+        registrations = [tool.registration] if tool.registration is not None else []
+    registration = registration_entry(tool, registrations)
     # Angular's form tool infers its schema from the form model's value at run time.
     schema = Unknown("inferred at run time") if tool.source_kind == SourceKind.ANGULAR_FORM else tool.get("inputSchema")
     entry = {
@@ -176,24 +181,39 @@ def effective_annotations(tool: ToolDefinition) -> tuple[dict, list[str]]:
     return values, sorted(declared)
 
 
-def registration_entry(tool: ToolDefinition) -> dict:
+def registration_entry(tool: ToolDefinition, registrations: list[Registration]) -> dict:
     """Whether and how the tool is registered: its ``exposedTo`` origins and what unregisters it.
 
-    ``signal`` is true when an AbortSignal unregisters the tool (one passed to
-    registerTool, or the one a framework integration aborts on teardown),
-    false when registerTool gets none, null when no signal applies (a form
-    leaves with its element; a definition never seen registered).
+    A definition registered from several places (one factory, two call
+    sites) is exposed to the origins of all of them. ``signal`` is true when
+    an AbortSignal unregisters the tool (one passed to every registerTool,
+    or the one a framework integration aborts on teardown), false when a
+    registerTool gets none, null when no signal applies (a form leaves with
+    its element; a definition never seen registered).
     """
-    registration = tool.registration
-    if registration is not None:
-        options = registration.options
-        return {"registered": True, "exposed_to": exposed_origins(registration.options, registration.options_node),
-                "signal": _option_present(options, "signal")}
+    if registrations:
+        origins = {origin for registration in registrations
+                   for origin in exposed_origins(registration.options, registration.options_node)}
+        signals = {_option_present(registration.options, "signal") for registration in registrations}
+        signal = False if False in signals else DYNAMIC if DYNAMIC in signals else True
+        return {"registered": True, "exposed_to": sorted(origins), "signal": signal}
     if tool.source_kind in INTEGRATION_KINDS:
         return {"registered": True, "exposed_to": [], "signal": True}
     if tool.source_kind == SourceKind.FORM:
         return {"registered": True, "exposed_to": [], "signal": None}
     return {"registered": False, "exposed_to": [], "signal": None}
+
+
+def registrations_by_definition(project: Project) -> dict[tuple[str, int, int], list[Registration]]:
+    """Every registerTool call of each definition (``project.tools`` keeps one per definition)."""
+    found: dict[tuple[str, int, int], list[Registration]] = {}
+    for analysis in project.files:
+        for tool in analysis.tools:
+            if tool.registration is not None:
+                calls = found.setdefault(tool.identity, [])
+                if all(known.call.id != tool.registration.call.id for known in calls):
+                    calls.append(tool.registration)
+    return found
 
 
 def _option_present(options: Value, key: str) -> bool | str:
