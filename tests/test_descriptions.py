@@ -1,0 +1,258 @@
+"""Description analysis: the tokenizer, the matchers, and plain English that must stay unflagged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support import lint
+
+from webmcp_lint.descriptions import (
+    allowed_value_lists,
+    bound_statements,
+    consequential_action,
+    default_statements,
+    developer_tooling,
+    mentioned_parameter_names,
+    mentioned_values,
+    name_words,
+    reads_like_query,
+    tokenize,
+    type_statements,
+)
+
+
+def kinds(text):
+    return [(token.kind, token.text) for token in tokenize(text)]
+
+
+def test_tokenizer_separates_words_quotes_backticks_numbers_and_identifiers():
+    assert kinds("Pass `sort_order` as 'asc' or \"desc\", max 1,000 for flightId.") == [
+        ("word", "Pass"), ("code", "sort_order"), ("word", "as"), ("quoted", "asc"), ("word", "or"),
+        ("quoted", "desc"), ("punct", ","), ("word", "max"), ("number", "1,000"), ("word", "for"),
+        ("identifier", "flightId"), ("punct", "."),
+    ]
+
+
+def test_tokenizer_keeps_apostrophes_and_dates_inside_their_token():
+    assert kinds("the user's order of 2024-01-15") == [
+        ("word", "the"), ("word", "user's"), ("word", "order"), ("word", "of"), ("number", "2024-01-15")]
+
+
+def test_name_words_split_on_separators_and_case_changes():
+    assert name_words("getHTMLPageURL_v2.fetch-now") == ("get", "html", "page", "url", "v2", "fetch", "now")
+
+
+# --- matchers: what counts -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "names", "expected"), [
+    ("Pass the search_query to narrow results.", ["search_query"], ["search_query"]),
+    ("Looks up flightId in the schedule.", ["flightId"], ["flightId"]),
+    ("Set `limit` to cap the results.", ["limit"], ["limit"]),
+    ('Use "query" for the words.', ["query"], ["query"]),
+    ("query: the words to look for.", ["query"], ["query"]),
+    ("Runs query(words) against the index.", ["query"], ["query"]),
+    ("Give the city parameter as a name.", ["city"], ["city"]),
+    ("Fetch the text of a URL.", ["url"], []),
+    ("Searches the catalog for the query the user typed.", ["query"], []),
+    ("Order of the results.", ["order"], []),
+])
+def test_parameter_names_count_only_when_written_as_names(text, names, expected):
+    assert mentioned_parameter_names(text, tokenize(text), names) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Takes a string with the words to search for.", "The number of seats (integer).", "A boolean flag for gift wrap.",
+    "An array of product IDs.", "List of strings naming the tags.", "Must be a string.", "Set true/false to include drafts.",
+    "Value of type number.", "String: the city name.",
+])
+def test_type_words_used_as_types(text):
+    assert type_statements(tokenize(text))
+
+
+@pytest.mark.parametrize("text", [
+    "Number of tickets to purchase", "A number of options are available.", "Phone number the courier can call.",
+    "Supports boolean operators such as AND and OR.", "Card number printed on the front.",
+    "Query string appended to the link.", "Rounds the total to the nearest integer amount shown to the user.",
+])
+def test_type_words_in_plain_english(text):
+    assert not type_statements(tokenize(text))
+
+
+def test_enum_values_match_whole_words_and_spaced_identifiers():
+    assert mentioned_values("Sort newest first, or by price low to high.", ["newest", "price_low_to_high"]) == [
+        "newest", "price_low_to_high"]
+    assert mentioned_values("Pick a size from the menu.", ["a", "b"]) == []
+    assert mentioned_values("Pick 'a' or 'b'.", ["a", "b"]) == ["a", "b"]
+    assert mentioned_values("Relative network priority for the request", ["high", "low", "auto"]) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Defaults to 10.", "10"), ("Sort order; defaults to newest.", "newest"), ("Currency (default: 'EUR').", "EUR"),
+    ("Page size, default 20.", "20"), ("Includes drafts, false by default.", "false"), ("The default is `relevance`.", "relevance"),
+])
+def test_default_statements(text, value):
+    assert [statement.values for statement in default_statements(text, tokenize(text))] == [[value]]
+
+
+@pytest.mark.parametrize("text", [
+    "Use the default shipping address.", "If omitted, the default is used.", "Defaults to the current location of the user.",
+    "Whether this card becomes the default.",
+])
+def test_default_word_without_a_value(text):
+    assert default_statements(text, tokenize(text)) == []
+
+
+@pytest.mark.parametrize(("text", "kind", "values", "unit"), [
+    ("Between 1 and 100 results.", "range", ["1", "100"], "results"),
+    ("At most 50 characters.", "max", ["50"], "characters"),
+    ("Up to 3 attachments.", "max", ["3"], "attachments"),
+    ("Max 50 characters", "max", ["50"], "characters"),
+    ("Maximum length of 20.", "max", ["20"], None),
+    ("At least 8 characters long.", "min", ["8"], "characters"),
+    ("Page size (1-100).", "range", ["1", "100"], None),
+    ("Rating from 1 to 5 stars.", "range", ["1", "5"], "stars"),
+    ("10 or more seats.", "min", ["10"], "seats"),
+    ("Age, 18 or older.", "min", ["18"], None),
+])
+def test_bound_statements(text, kind, values, unit):
+    statements = bound_statements(text, tokenize(text))
+    assert [(statement.kind, statement.values, statement.unit) for statement in statements] == [(kind, values, unit)]
+
+
+@pytest.mark.parametrize("text", [
+    "ISO 3166-1 alpha-2 country code.", "Date in YYYY-MM-DD form, e.g. 2024-01-15.", "Maximum price in euros.",
+    "Shows up to date prices.", "Number of nights at the hotel.", "Call 555-1234 for help.",
+])
+def test_no_bound_in_plain_english(text):
+    assert bound_statements(text, tokenize(text)) == []
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("One of: small, medium, large.", ["small", "medium", "large"]),
+    ("Size, one of small, medium or large.", ["small", "medium", "large"]),
+    ("Either 'asc' or 'desc'.", ["asc", "desc"]),
+    ('Direction: "asc" or "desc".', ["asc", "desc"]),
+    ("Priority (high/low/auto).", ["high", "low", "auto"]),
+    ("Allowed values: draft, published.", ["draft", "published"]),
+    ("Mode is pickup|delivery.", ["pickup", "delivery"]),
+])
+def test_allowed_value_lists(text, values):
+    assert [statement.values for statement in allowed_value_lists(text, tokenize(text))] == [values]
+
+
+@pytest.mark.parametrize("text", [
+    "One of the user's saved addresses.", "City, e.g. 'Paris' or 'Lyon'.", "A tag such as 'sale' or 'new'.",
+    "Either the user's email or phone.", "Whether to include archived items (true/false).",
+    "Free-text note and/or instructions for the kitchen.",
+])
+def test_no_allowed_values_in_plain_english_or_examples(text):
+    assert allowed_value_lists(text, tokenize(text)) == []
+
+
+@pytest.mark.parametrize(("name", "description", "action"), [
+    ("book_flight", "", "book"), ("submitSupportTicket", "", "submit"), ("cart.checkout", "", "checkout"),
+    ("place_order", "", "place order"), ("assistant", "Sends a message to the seller.", "send"),
+    ("assistant", "Use when the user wants to cancel a subscription.", "cancel"),
+    ("assistant", "Places an order for the items in the cart.", "place order"),
+])
+def test_consequential_actions(name, description, action):
+    assert consequential_action(name, description) == action
+
+
+@pytest.mark.parametrize(("name", "description"), [
+    ("get_order_status", "Returns the delivery status of one of the user's orders."),
+    ("order_history", "Order history of the signed-in user."),
+    ("search_products", "Searches the product catalog by keyword. Use when the user wants to find or compare products."),
+    ("list_messages", "Messages from the seller, newest first."),
+    ("fetch_tool", "Fetch the text content of a URL and show it on the page."),
+    ("sort_results", "Order of the results."),
+])
+def test_no_consequential_action(name, description):
+    assert consequential_action(name, description) is None
+
+
+def test_developer_tooling_and_query_names():
+    assert developer_tooling("dump_app_state", "") == "dump"
+    assert developer_tooling("toggle_feature_flag", "") == "feature flag"
+    assert developer_tooling("x", "Seeds the catalog with test data.") == "test data"
+    assert developer_tooling("reset_password", "Sends a reset link to the user's email.") is None
+    assert reads_like_query("getStoreHours") and reads_like_query("cart.list")
+    assert not reads_like_query("book_flight")
+
+
+# --- plain English stays unflagged -----------------------------------------------------------------------
+
+PLAIN_ENGLISH = [
+    # The guidance's own descriptions.
+    "Retrieves the user's saved preferences.",
+    "Retrieves items currently in the user's shopping cart.",
+    "Calculates the area of a rectangle.",
+    "The width of the rectangle.",
+    "The height of the rectangle.",
+    "Searches the product catalog by keyword. Use when the user wants to find or compare products.",
+    "Words to search for.",
+    "Order of the results.",
+    "Fetch the text content of a URL and show it on the page.",
+    "The URL to fetch",
+    "Relative network priority for the request",
+    "Book a flight for the user with confirmed flight details.",
+    "ID of the flight to book",
+    "Number of tickets to purchase",
+    "Returns a snapshot of the internal application store for debugging.",
+    "Lists items in the inventory.",
+    # Realistic tools.
+    "Fetch the text of a URL",
+    "Returns the delivery status of one of the user's orders.",
+    "Order number from the confirmation email.",
+    "Maximum price the user is willing to pay, in euros.",
+    "Date of departure in the traveller's local time zone.",
+    "Use when the user asks where their parcel is.",
+    "Two-letter ISO 3166-1 country code of the shipping address.",
+    "Whether to include items that are out of stock.",
+    "City or airport the trip starts from.",
+    "Free-text note for the kitchen, such as allergies.",
+    "Number of guests, including children.",
+    "The user's preferred language for replies.",
+    "Phone number the courier can call on arrival.",
+    "Returns products similar to the one the user is viewing.",
+    "A short summary of the issue in the user's own words.",
+    "Pick one of the saved addresses.",
+    "The default delivery address is used when none is given.",
+    "Shows up to date prices from the catalog.",
+    "Start time of the meeting, in the user's time zone.",
+    "Text of the review as the customer wrote it.",
+    "Total number of items in the cart.",
+    "Email address where the receipt is sent.",
+    "Get the current weather for a city so the user can plan their day.",
+    "Query the user typed, used to rank the suggestions.",
+]
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "Words to search for."},
+        "url": {"type": "string", "format": "uri", "description": "Page to read."},
+        "sort": {"type": "string", "enum": ["newest", "price_low_to_high"], "default": "newest",
+                 "description": "Order of the results."},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "How many results to show."},
+        "order": {"type": "string", "description": "Reference the shop gave the user."},
+    },
+}
+
+
+def tool_with(description: str, parameter_description: str) -> str:
+    schema = json.loads(json.dumps(SCHEMA))
+    schema["properties"]["query"]["description"] = parameter_description
+    return (f"document.modelContext?.registerTool({{ name: \"assistant_tool\", description: {json.dumps(description)},"
+            f" inputSchema: {json.dumps(schema)}, execute() {{ return 1; }} }});")
+
+
+@pytest.mark.parametrize("sentence", PLAIN_ENGLISH)
+def test_plain_english_is_not_flagged_as_tool_or_parameter_description(sentence):
+    found = {d.code for d in lint(tool_with(sentence, sentence))}
+    assert not found & {"WM301", "WM302", "WM303", "WM607", "WM608", "WM611"}
+
+
+def test_there_are_at_least_thirty_plain_english_sentences():
+    assert len(set(PLAIN_ENGLISH)) >= 30

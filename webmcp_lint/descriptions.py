@@ -1,0 +1,799 @@
+"""Description analysis: what a tool or parameter description says about the schema.
+
+The guidance: the agent already receives the inputSchema, so a description
+says what the tool does and when to use it, never the parameter names,
+types, enum values, defaults or bounds. A small tokenizer splits a
+description into words, quoted and backticked spans, numbers and
+identifiers; matchers then find phrases that *state* a name, a type, a
+list of allowed values, a default or a bound. They look for how a thing
+is said ("takes a string", "defaults to 10", "between 1 and 100"), never
+for a bare word, so plain English ("Fetch the text of a URL", "Number of
+tickets to purchase", "Order of the results") stays silent.
+
+The same matchers serve WM301/WM302 (the schema declares what the prose
+repeats) and WM303 (the prose states a constraint the schema lacks).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Sequence
+
+from tree_sitter import Node
+
+from webmcp_lint import vocabulary as words
+from webmcp_lint.evaluate import JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
+from webmcp_lint.model import ToolDefinition
+
+# --- tokenizer ---------------------------------------------------------------------------------
+
+_TOKEN = re.compile(
+    r"(?P<code>`[^`\n]*`)"
+    r"|(?P<quoted>\"[^\"\n]{0,80}\"|“[^”\n]{0,80}”|‘[^’\n]{0,80}’|(?<![\w'])'[^'\n]{1,60}'(?![\w']))"
+    r"|(?P<number>\d+(?:-\d+){2,}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"|(?P<word>[^\W\d_][\w]*(?:['’.\-][^\W_][\w]*)*)"
+    r"|(?P<punct>[^\s\w])"
+)
+_INNER_CAPITAL = re.compile(r"[a-z0-9][A-Z]")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf"})
+SENTENCE_ENDS = frozenset({".", "!", "?", ";", "\n"})
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token. ``text`` is the inner text for quoted and backticked spans."""
+
+    kind: str  # word | identifier | number | quoted | code | punct
+    text: str
+    start: int
+    end: int
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    @property
+    def is_literal(self) -> bool:
+        """Written the way values are written: quoted, backticked, a number or an identifier."""
+        return self.kind in ("quoted", "code", "number", "identifier")
+
+    @property
+    def is_word(self) -> bool:
+        return self.kind in ("word", "identifier")
+
+
+@lru_cache(maxsize=4096)
+def tokenize(text: str) -> tuple[Token, ...]:
+    """Words, quoted/backticked spans, numbers, identifiers (``_`` or inner capital) and punctuation."""
+    tokens: Sequence[Token] = []
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup or "punct"
+        raw = match.group(0)
+        if kind in ("code", "quoted"):
+            tokens.append(Token(kind, raw[1:-1].strip(), match.start(), match.end()))
+        elif kind == "word":
+            is_identifier = "_" in raw or _INNER_CAPITAL.search(raw) is not None
+            tokens.append(Token("identifier" if is_identifier else "word", raw, match.start(), match.end()))
+        else:
+            tokens.append(Token(kind, raw, match.start(), match.end()))
+    for match in re.finditer(r"\n", text):
+        tokens.append(Token("punct", "\n", match.start(), match.end()))
+    tokens.sort(key=lambda token: token.start)
+    return tuple(tokens)
+
+
+def sentences(tokens: Sequence[Token]) -> list[list[Token]]:
+    """Split at sentence ends (not at the dot of "e.g.")."""
+    result: list[list[Token]] = [[]]
+    for index, token in enumerate(tokens):
+        if token.kind == "punct" and token.text in SENTENCE_ENDS:
+            previous = tokens[index - 1].lower if index else ""
+            if token.text == "." and previous in _ABBREVIATIONS:
+                result[-1].append(token)
+                continue
+            if result[-1]:
+                result.append([])
+            continue
+        result[-1].append(token)
+    return [sentence for sentence in result if sentence]
+
+
+@lru_cache(maxsize=4096)
+def name_words(name: str) -> tuple[str, ...]:
+    """The words of an identifier: split on ``_``, ``-``, ``.``, spaces and case changes, lower-cased."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
+    return tuple(part.lower() for part in re.split(r"[\s_.\-/]+", spaced) if part)
+
+
+def _phrase(text: str, first: Token, last: Token) -> str:
+    return text[first.start:last.end]
+
+
+def _follows(tokens: Sequence[Token], index: int, phrase: tuple[str, ...]) -> bool:
+    """``tokens[index:]`` starts with the words of ``phrase``."""
+    if index + len(phrase) > len(tokens):
+        return False
+    return all(tokens[index + offset].lower == part for offset, part in enumerate(phrase))
+
+
+# --- matchers ------------------------------------------------------------------------------------
+
+@dataclass
+class Statement:
+    """Something a description says: the quoted phrase, and the values it names."""
+
+    phrase: str
+    values: list[str] = field(default_factory=list)
+    kind: str = ""  # bounds: "min" | "max"; types: the type word
+    unit: str | None = None
+
+
+def mentioned_parameter_names(text: str, tokens: Sequence[Token], names: list[str]) -> list[str]:
+    """Parameter names written as names: with ``_``/inner capital, quoted, before ``:``/``(``/``=``,
+    or next to "parameter"/"field"/"input"... A short name that is also an English word is not a name
+    when it is only used as a word ("Fetch the text of a URL" with a ``url`` parameter)."""
+    found: list[str] = []
+    for index, token in enumerate(tokens):
+        if token.kind in ("quoted", "code"):
+            matches = [name for name in names if token.text == name or token.lower == name.lower()]
+        elif token.is_word:
+            matches = [name for name in names if token.text == name and _is_name_here(tokens, index, name)]
+            matches += [name for name in names if token.kind == "identifier" and token.lower == name.lower()
+                        and _looks_like_identifier(name)]
+        else:
+            continue
+        found.extend(name for name in matches if name not in found)
+    return found
+
+
+def _looks_like_identifier(name: str) -> bool:
+    return "_" in name or _INNER_CAPITAL.search(name) is not None
+
+
+def _is_name_here(tokens: Sequence[Token], index: int, name: str) -> bool:
+    if _looks_like_identifier(name):
+        return True
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if following is not None and following.kind == "punct" and following.text in (":", "(", "=") \
+            and following.start == tokens[index].end or (following is not None and following.text == "="):
+        return True
+    neighbours = [tokens[position].lower for position in (index - 1, index + 1) if 0 <= position < len(tokens)]
+    return any(neighbour in words.PARAMETER_WORDS for neighbour in neighbours)
+
+
+def type_statements(tokens: Sequence[Token]) -> list[Statement]:
+    """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
+    found: list[Statement] = []
+    for sentence in sentences(tokens):
+        for index, token in enumerate(sentence):
+            type_word = _type_word(token)
+            plural = words.PLURAL_TYPE_WORDS.get(token.lower)
+            if plural and index >= 2 and sentence[index - 1].lower == "of" and sentence[index - 2].lower in ("array", "list"):
+                found.append(Statement(f"{sentence[index - 2].text} of {token.text}", [plural], plural))
+                continue
+            if type_word is None:
+                continue
+            if _is_type_use(sentence, index, type_word):
+                found.append(Statement(token.text, [type_word], type_word))
+        found.extend(_boolean_pairs(sentence))
+    return found
+
+
+def _type_word(token: Token) -> str | None:
+    if token.kind not in ("word", "code", "quoted"):
+        return None
+    lower = token.lower
+    if lower in words.JSON_TYPE_WORDS:
+        return {"bool": "boolean", "int": "integer", "float": "number", "str": "string"}.get(lower, lower)
+    return None
+
+
+_NOT_A_NUMBER_TYPE_AFTER = frozenset({"of", "you", "that", "which", "from", "on", "printed", "shown", "to", "for",
+                                      "we", "the", "assigned", "given", "associated", "used", "in"})
+
+
+def _is_type_use(sentence: list[Token], index: int, type_word: str) -> bool:
+    token = sentence[index]
+    following = sentence[index + 1] if index + 1 < len(sentence) else None
+    after = following.lower if following is not None else ""
+    if type_word == "number" and after in _NOT_A_NUMBER_TYPE_AFTER:
+        return False
+    if token.kind in ("code", "quoted") or token.lower in ("bool", "int", "str"):
+        return True
+    # "(number)", "(optional string)", "(string, required)": a short parenthesised note.
+    group = _parenthesised(sentence, index)
+    if group is not None and sum(1 for item in group if item.is_word) <= 4 and after != "of":
+        return True
+    # Walk back over adjectives and an article to what introduces the type.
+    position = index - 1
+    while position >= 0 and sentence[position].lower in words.TYPE_ADJECTIVES:
+        position -= 1
+    has_article = position >= 0 and sentence[position].lower in words.ARTICLES
+    if has_article:
+        position -= 1
+    before = sentence[position].lower if position >= 0 else ""
+    if position < 0 and (has_article or (following is not None and following.kind == "punct" and following.text in ":,–-")):
+        return type_word != "number" or after != "of"  # "A string ...", "Integer: ...", but "A number of"
+    if before in words.TYPE_INTRODUCERS and (has_article or before in ("type", "typed", "as")):
+        return True
+    if before == "of" and position >= 1 and sentence[position - 1].lower == "type":
+        return True
+    if before == ":" and position >= 1 and sentence[position - 1].lower == "type":
+        return True
+    if after in words.TYPE_NOUNS and (type_word != "number" or has_article or index == 0):
+        return True
+    if after in ("or", "|", "/") and index + 2 < len(sentence) and _type_word(sentence[index + 2]) is not None:
+        return True
+    return False
+
+
+def _parenthesised(sentence: list[Token], index: int) -> list[Token] | None:
+    """The tokens of the parenthesised group around ``index``, if any."""
+    start = index - 1
+    while start >= 0 and sentence[start].text not in ("(", ")"):
+        start -= 1
+    end = index + 1
+    while end < len(sentence) and sentence[end].text not in ("(", ")"):
+        end += 1
+    if start < 0 or end >= len(sentence) or sentence[start].text != "(" or sentence[end].text != ")":
+        return None
+    return sentence[start + 1:end]
+
+
+def _boolean_pairs(sentence: list[Token]) -> list[Statement]:
+    """"true/false", "true or false": the boolean type spelled out."""
+    found = []
+    for index in range(len(sentence) - 2):
+        first, middle, last = sentence[index:index + 3]
+        if {first.lower, last.lower} == {"true", "false"} and middle.lower in ("/", "or", "|"):
+            found.append(Statement(f"{first.text} {middle.text} {last.text}".replace(" / ", "/"), ["boolean"], "boolean"))
+    return found
+
+
+def mentioned_values(text: str, values: list[str]) -> list[str]:
+    """Which of ``values`` (enum values) the text names, as whole words (``price_low_to_high``
+    also as "price low to high"); one-letter values and stop words only when quoted."""
+    lowered = text.lower()
+    quoted = {token.lower for token in tokenize(text) if token.kind in ("quoted", "code")}
+    found: list[str] = []
+    for value in values:
+        needle = value.lower().strip()
+        if not needle or needle in found:
+            continue
+        if len(needle) < 2 or needle in words.STOP_WORDS:
+            if needle in quoted:
+                found.append(value)
+            continue
+        variants = {needle, re.sub(r"[_\-]+", " ", needle)}
+        if any(re.search(r"(?<![\w\-])" + re.escape(variant) + r"(?![\w\-])", lowered) for variant in variants):
+            found.append(value)
+    return found
+
+
+def default_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
+    """"defaults to X", "default: X", "(default X)", "X by default": the stated default value."""
+    found: list[Statement] = []
+    for sentence in sentences(tokens):
+        for index, token in enumerate(sentence):
+            if token.lower in words.DEFAULT_WORDS:
+                statement = _default_after(text, sentence, index)
+                if statement is not None:
+                    found.append(statement)
+            elif token.lower == "by" and index + 1 < len(sentence) and sentence[index + 1].lower == "default" \
+                    and index > 0 and _is_default_value(sentence[index - 1]):
+                found.append(Statement(_phrase(text, sentence[index - 1], sentence[index + 1]), [sentence[index - 1].text]))
+    return found
+
+
+_DEFAULT_CONNECTORS = (("value", "is"), ("value", ":"), ("is",), ("to",), ("of",), (":",), ("=",), ("value",),
+                       ("will", "be"), ("being",))
+
+
+def _default_after(text: str, sentence: list[Token], index: int) -> Statement | None:
+    position = index + 1
+    connected = False
+    for connector in _DEFAULT_CONNECTORS:
+        if _follows(sentence, position, connector):
+            position += len(connector)
+            connected = True
+            break
+    if position >= len(sentence):
+        return None
+    value = sentence[position]
+    in_parentheses = index > 0 and sentence[index - 1].text == "("
+    after_comma = index > 0 and sentence[index - 1].text == ","
+    if not connected and not (in_parentheses or after_comma) and not value.is_literal:
+        return None
+    if not connected and not value.is_literal and value.lower not in ("true", "false", "null"):
+        return None
+    if not _is_default_value(value):
+        return None
+    if value.kind == "word" and position + 1 < len(sentence) and sentence[position + 1].is_word \
+            and sentence[position + 1].lower not in ("if", "when", "unless", "for", "and", "or"):
+        return None  # "defaults to current location": prose, not a value
+    return Statement(_phrase(text, sentence[index], value), [value.text])
+
+
+def _is_default_value(token: Token) -> bool:
+    if token.kind == "punct":
+        return False
+    return token.is_literal or (token.kind == "word" and token.lower not in words.NOT_DEFAULT_VALUES)
+
+
+def bound_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
+    """Numeric bounds: "between 1 and 100", "at most 50 characters", "up to 10", "1-100", "10 or more"."""
+    found: list[Statement] = []
+    for sentence in sentences(tokens):
+        index = 0
+        while index < len(sentence):
+            statement, consumed = _bound_at(text, sentence, index)
+            if statement is not None:
+                found.append(statement)
+                index += max(consumed, 1)
+            else:
+                index += 1
+    return found
+
+
+def _number(token: Token) -> float | None:
+    if token.kind != "number" or "-" in token.text:
+        return None
+    try:
+        return float(token.text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _unit(sentence: list[Token], index: int) -> str | None:
+    return sentence[index].lower if index < len(sentence) and sentence[index].is_word else None
+
+
+def _bound_at(text: str, sentence: list[Token], index: int) -> tuple[Statement | None, int]:
+    token = sentence[index]
+    lower = token.lower
+    # between X and Y / from X to Y
+    if lower in ("between", "from") and index + 3 < len(sentence):
+        low, joiner, high = sentence[index + 1], sentence[index + 2].lower, sentence[index + 3]
+        if _number(low) is not None and _number(high) is not None and joiner in ("and", "to", "-", "–"):
+            return Statement(_phrase(text, token, high), [low.text, high.text], "range",
+                             _unit(sentence, index + 4)), 4
+    # X to Y, X-Y (a range, low before high)
+    if _number(token) is not None and index + 2 < len(sentence):
+        joiner, high = sentence[index + 1], sentence[index + 2]
+        high_number = _number(high)
+        hyphenated = joiner.text in ("-", "–") and joiner.start == token.end and high.start == joiner.end
+        if hyphenated and not (_parenthesised(sentence, index) is not None
+                               or (_unit(sentence, index + 3) or "").endswith("s")):
+            hyphenated = False  # "call 555-1234": a range only in parentheses or before a unit ("1-100 items")
+        if high_number is not None and high_number > (_number(token) or 0) and (joiner.lower == "to" or hyphenated):
+            before = sentence[index - 1].lower if index else ""
+            if before not in ("iso", "rfc", "utf", "version", "v", "page", "pages", "chapter", "section"):
+                return Statement(_phrase(text, token, high), [token.text, high.text], "range",
+                                 _unit(sentence, index + 3)), 3
+    # X or more / X max
+    if _number(token) is not None:
+        position = index + 1
+        unit = _unit(sentence, position)
+        if unit is not None and unit not in ("or", "max", "maximum", "min", "minimum", "at"):
+            position += 1
+        else:
+            unit = None
+        for suffix, kind in words.BOUND_SUFFIXES.items():
+            if _follows(sentence, position, suffix):
+                end = position + len(suffix)
+                last = sentence[end - 1]
+                return Statement(_phrase(text, token, last), [token.text], kind, unit or _unit(sentence, end)), end - index
+    # at most X, up to X, max X, maximum length of X, <= X
+    for phrase, kind in words.BOUND_PHRASES.items():
+        if not _follows(sentence, index, phrase):
+            continue
+        position = index + len(phrase)
+        skipped = 0
+        while position < len(sentence) and skipped < 2 and sentence[position].lower in (
+                "length", "size", "value", "count", "of", ":", "is", "number", "=", "len"):
+            position += 1
+            skipped += 1
+        if position < len(sentence) and _number(sentence[position]) is not None:
+            number = sentence[position]
+            return Statement(_phrase(text, token, number), [number.text], kind, _unit(sentence, position + 1)), \
+                position + 1 - index
+    if token.text in ("<", ">", "≤", "≥") and index + 1 < len(sentence):
+        position = index + 1
+        if sentence[position].text == "=" and position + 1 < len(sentence):
+            position += 1
+        if _number(sentence[position]) is not None:
+            kind = "max" if token.text in ("<", "≤") else "min"
+            return Statement(_phrase(text, token, sentence[position]), [sentence[position].text], kind,
+                             _unit(sentence, position + 1)), position + 1 - index
+    return None, 0
+
+
+_STRONG_LEADS = (("one", "of"), ("choose", "from"), ("pick", "from"), ("select", "from"), ("allowed", "values"),
+                 ("valid", "values"), ("accepted", "values"), ("supported", "values"), ("possible", "values"),
+                 ("permitted", "values"), ("valid", "options"), ("available", "values"), ("allowed", "options"))
+_WEAK_LEADS = (("options",), ("choices",), ("values",), ("allowed",), ("supported",), ("accepts",), ("modes",),
+               ("accepted",), ("valid",))
+_MODAL_LEADS = (("must", "be"), ("can", "be"), ("should", "be"), ("either",), ("is", "either"))
+_LIST_SEPARATORS = frozenset({",", "/", "|", "or", "and"})
+
+
+def allowed_value_lists(text: str, tokens: Sequence[Token]) -> list[Statement]:
+    """Lists of allowed values: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)", "a|b|c",
+    "'x', 'y' or 'z'". Lists after "e.g."/"such as"/"like" are examples and do not count."""
+    found: list[Statement] = []
+    for sentence in sentences(tokens):
+        claimed: set[int] = set()
+        for index in range(len(sentence)):
+            if index in claimed or _after_example_lead(sentence, index):
+                continue
+            statement = _listed_values(text, sentence, index)
+            if statement is not None:
+                found.append(statement)
+                claimed.update(range(index, index + 2 * len(statement.values) + 3))
+    return found
+
+
+def _after_example_lead(sentence: list[Token], index: int) -> bool:
+    window = [token.lower for token in sentence[max(0, index - 3):index + 1]]
+    return any(word in words.EXAMPLE_LEADS for word in window)
+
+
+def _listed_values(text: str, sentence: list[Token], index: int) -> Statement | None:
+    for leads, strength in ((_STRONG_LEADS, "strong"), (_WEAK_LEADS, "weak"), (_MODAL_LEADS, "modal")):
+        for lead in leads:
+            if not _follows(sentence, index, lead):
+                continue
+            position = index + len(lead)
+            has_colon = position < len(sentence) and sentence[position].text in (":", "=")
+            if has_colon:
+                position += 1
+            elif strength == "weak":
+                if not _follows(sentence, position, ("are",)) and not _follows(sentence, position, ("include",)):
+                    continue
+                position += 1
+            items, last = _list_items(sentence, position)
+            if len(items) < 2 or last is None:
+                continue
+            if strength == "modal" and not has_colon and not (
+                    all(item.is_literal for item in items) or len(items) >= 3):
+                continue
+            if all(item.lower in ("true", "false") for item in items):
+                continue
+            return Statement(_phrase(text, sentence[index], last), [item.text for item in items])
+    token = sentence[index]
+    # Quoted lists: "asc" or "desc"; a|b|c; (asc/desc)
+    if token.kind in ("quoted", "code") or (token.is_word and index + 1 < len(sentence) and sentence[index + 1].text == "|"):
+        items, last = _list_items(sentence, index)
+        if len(items) >= 2 and last is not None and (all(item.kind in ("quoted", "code") for item in items)
+                                                     or _all_joined_by(sentence, index, last, "|")):
+            if not all(item.lower in ("true", "false") for item in items):
+                return Statement(_phrase(text, token, last), [item.text for item in items])
+    if token.text == "(":
+        items, last = _list_items(sentence, index + 1)
+        closing = _index_of(sentence, last) + 1 if last is not None else -1
+        if len(items) >= 2 and 0 < closing < len(sentence) and sentence[closing].text == ")" \
+                and not all(item.lower in ("true", "false") for item in items) \
+                and not any(item.lower in words.STOP_WORDS for item in items) \
+                and any(_index_of(sentence, item) + 1 < len(sentence) and sentence[_index_of(sentence, item) + 1].text in ("/", "|", ",")
+                        for item in items[:-1]):
+            return Statement(_phrase(text, token, sentence[closing]), [item.text for item in items])
+    return None
+
+
+def _index_of(sentence: list[Token], token: Token) -> int:
+    return next(position for position, candidate in enumerate(sentence) if candidate is token)
+
+
+def _all_joined_by(sentence: list[Token], first: Token, last: Token | int, separator: str) -> bool:
+    start = first if isinstance(first, int) else _index_of(sentence, first)
+    end = _index_of(sentence, last) if isinstance(last, Token) else last
+    return all(sentence[position].text == separator for position in range(start + 1, end, 2))
+
+
+def _list_items(sentence: list[Token], position: int) -> tuple[list[Token], Token | None]:
+    """Single-token items separated by , / | "or" "and" (", or" too), starting at ``position``."""
+    items: list[Token] = []
+    last: Token | None = None
+    while position < len(sentence):
+        item = sentence[position]
+        if item.kind == "punct" or (item.kind == "word" and item.lower in words.PROSE_ITEM_WORDS):
+            break
+        items.append(item)
+        last = item
+        position += 1
+        separated = False
+        while position < len(sentence) and sentence[position].lower in _LIST_SEPARATORS:
+            separated = True
+            position += 1
+        if not separated:
+            break
+    return items, last
+
+
+# --- schema facts ---------------------------------------------------------------------------------
+
+BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+                  "minItems", "maxItems")
+
+
+@dataclass
+class SchemaProperty:
+    """One property of an inputSchema, at any depth."""
+
+    name: str
+    prop: Prop  # the key/value pair in its ``properties`` object
+    schema: JSObject | None  # None when the property's schema is not a static object
+
+    def get(self, key: str) -> Value:
+        return self.schema.get(key) if self.schema is not None else None
+
+    def keyword_node(self, key: str) -> Node | None:
+        prop = self.schema.props.get(key) if self.schema is not None else None
+        return prop.value_node if prop is not None else None
+
+    @property
+    def types(self) -> set[str]:
+        value = self.get("type")
+        if isinstance(value, str):
+            return {value}
+        if isinstance(value, JSArray):
+            return {item for item in value.values if isinstance(item, str)}
+        return set()
+
+    @property
+    def enum_values(self) -> list[str]:
+        value = self.get("enum")
+        if not isinstance(value, JSArray):
+            return []
+        return [text for text in (to_js_string(item) for item in value.values) if text is not None]
+
+    def has(self, key: str) -> bool:
+        return self.schema is not None and (self.schema.has(key) or self.schema.open)
+
+    @property
+    def default_text(self) -> str | None:
+        if self.schema is None or not self.schema.has("default"):
+            return None
+        return to_js_string(self.get("default"))
+
+    @property
+    def bounds(self) -> dict[str, float]:
+        found = {}
+        for key in BOUND_KEYWORDS:
+            value = self.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                found[key] = float(value)
+        return found
+
+    @property
+    def description(self) -> Prop | None:
+        return self.schema.props.get("description") if self.schema is not None else None
+
+
+def schema_properties(schema: Value) -> list[SchemaProperty]:
+    """Every property of a schema, nested objects and array items included (iterative)."""
+    found: list[SchemaProperty] = []
+    stack: list[Value] = [schema]
+    seen: set[int] = set()
+    while stack:
+        current = stack.pop()
+        if not isinstance(current, JSObject) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        properties = current.get("properties")
+        if isinstance(properties, JSObject):
+            for name, prop in properties.props.items():
+                value = prop.value if isinstance(prop.value, JSObject) else None
+                found.append(SchemaProperty(name, prop, value))
+                stack.append(prop.value)
+        items = current.get("items")
+        if isinstance(items, JSArray):
+            stack.extend(items.values)
+        else:
+            stack.append(items)
+    found.sort(key=lambda item: item.prop.key_node.start_byte if item.prop.key_node is not None else 0)
+    return found
+
+
+def input_properties(tool: ToolDefinition) -> list[SchemaProperty]:
+    return schema_properties(tool.get("inputSchema"))
+
+
+def same_value(stated: str, declared: str) -> bool:
+    """A stated value equals a declared one (case-insensitively; numbers by value)."""
+    if stated.lower() == declared.lower():
+        return True
+    try:
+        return float(stated.replace(",", "")) == float(declared)
+    except ValueError:
+        return False
+
+
+# --- identifiers behind a description ---------------------------------------------------------------
+
+MAX_REFERENCE_STEPS = 200
+
+
+def referenced_identifiers(node: Node | None, tool: ToolDefinition) -> set[str]:
+    """Identifier names a description expression uses, following ``const`` names it refers to."""
+    names: set[str] = set()
+    if node is None or tool.script is None:
+        return names
+    scopes = tool.script.scopes
+    stack = [node]
+    visited: set[int] = set()
+    steps = 0
+    while stack and steps < MAX_REFERENCE_STEPS:
+        current = stack.pop()
+        steps += 1
+        if current.id in visited:
+            continue
+        visited.add(current.id)
+        if current.type == "identifier":
+            names.add(current.text.decode("utf-8", errors="replace"))
+            binding = scopes.resolve(current)
+            if binding is not None and binding.kind == "const" and binding.init is not None and not binding.path:
+                stack.append(binding.init)
+            continue
+        if current.type in ("property_identifier", "comment"):
+            continue
+        stack.extend(current.named_children)
+    return names
+
+
+UNKNOWN_PART = " \u2026 "
+MAX_PARTIAL_DEPTH = 16
+
+
+def partial_text(node: Node | None, tool: ToolDefinition) -> str | None:
+    """The static text of a description whose value is not fully known, with ``…`` for unknown parts:
+    `Sort by ${SORT_ORDERS.join(", ")}.` reads "Sort by … ." so the known words can still be checked."""
+    if node is None or tool.script is None:
+        return None
+    evaluator = tool.script.evaluator
+    parts: list[str] = []
+    stack: list[tuple[Node | str, int]] = [(node, 0)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, str):
+            parts.append(current)
+            continue
+        value = evaluator.value(current)
+        text = to_js_string(value) if not isinstance(value, (JSObject, JSArray)) else None
+        if text is not None and not isinstance(value, Unknown):
+            parts.append(text)
+        elif depth < MAX_PARTIAL_DEPTH and current.type == "template_string":
+            stack.extend(reversed(_template_parts(current, depth)))
+        elif depth < MAX_PARTIAL_DEPTH and current.type == "binary_expression" and \
+                current.child_by_field_name("operator") is not None and current.child_by_field_name("operator").type == "+":
+            stack.append((current.child_by_field_name("right"), depth + 1))
+            stack.append((current.child_by_field_name("left"), depth + 1))
+        elif depth < MAX_PARTIAL_DEPTH and current.type in ("identifier", "parenthesized_expression"):
+            target = _const_init(current, tool) if current.type == "identifier" else current.named_children[0]
+            if target is None:
+                parts.append(UNKNOWN_PART)
+            else:
+                stack.append((target, depth + 1))
+        else:
+            parts.append(UNKNOWN_PART)
+    return "".join(parts)
+
+
+def _template_parts(node: Node, depth: int) -> list[tuple[Node | str, int]]:
+    parts: list[tuple[Node | str, int]] = []
+    raw_start = node.start_byte + 1
+    for child in node.children:
+        if child.type == "template_substitution":
+            parts.append((decode_escapes(node.text[raw_start - node.start_byte:child.start_byte - node.start_byte]
+                                         .decode("utf-8", errors="replace")), depth))
+            raw_start = child.end_byte
+            if child.named_children:
+                parts.append((child.named_children[0], depth + 1))
+    parts.append((decode_escapes(node.text[raw_start - node.start_byte:len(node.text) - 1]
+                                 .decode("utf-8", errors="replace")), depth))
+    return parts
+
+
+def _const_init(identifier: Node, tool: ToolDefinition) -> Node | None:
+    binding = tool.script.scopes.resolve(identifier) if tool.script is not None else None
+    if binding is None or binding.kind != "const" or binding.path or binding.init is None:
+        return None
+    return binding.init
+
+
+# --- what a tool's name and description say it does (WM602, WM604, WM606) ----------------------------
+
+def _third_person(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "z")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_CONSEQUENTIAL_FORMS = {_third_person(verb): verb for verb in words.CONSEQUENTIAL_VERBS}
+_LIGHT_VERB_FORMS = {form: verb for verb in words.LIGHT_VERBS for form in (verb, _third_person(verb))}
+_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "your", "my", "our", "their", "his",
+                          "her", "its", "it", "them", "one", "all", "any", "every", "each", "some", "new", "up",
+                          "money", "funds"})
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _is_information_noun(word: str) -> bool:
+    return word in words.INFORMATION_NOUNS or _singular(word) in words.INFORMATION_NOUNS
+
+
+@lru_cache(maxsize=4096)
+def consequential_action(name: str | None, description: str | None) -> str | None:
+    """The consequential action a tool's name or description names ("book", "send"...), or None.
+
+    In a name, the action is its first word (``book_flight``, ``cart.checkout``), or a light verb with a
+    consequential noun (``place_order``); a name that starts with a query verb (``get_order_status``) or
+    ends in an information noun (``order_history``) is about the thing, not the act. In a description,
+    the word must be used as a verb: at the start of a sentence ("Books a flight") or after "to"/"will"."""
+    for segment in (name or "").split("."):
+        parts = name_words(segment)
+        if not parts or parts[0] in words.QUERY_VERBS:
+            continue
+        first = parts[0]
+        if first in words.CONSEQUENTIAL_VERBS and not (len(parts) > 1 and _is_information_noun(parts[-1])):
+            return first
+        if first in words.LIGHT_VERBS:
+            noun = next((_singular(part) for part in parts[1:] if _singular(part) in words.CONSEQUENTIAL_NOUNS), None)
+            if noun is not None:
+                return f"{first} {noun}"
+    for sentence in sentences(tokenize(description or "")):
+        spoken = [token.lower for token in sentence if token.is_word]
+        for index, word in enumerate(spoken):
+            action = _verb_at(spoken, index)
+            if action is not None:
+                return action
+    return None
+
+
+def _verb_at(spoken: list[str], index: int) -> str | None:
+    word = spoken[index]
+    following = spoken[index + 1] if index + 1 < len(spoken) else ""
+    previous = spoken[index - 1] if index else ""
+    base = word if word in words.CONSEQUENTIAL_VERBS else _CONSEQUENTIAL_FORMS.get(word)
+    if base is not None and base not in words.NAME_ONLY_CONSEQUENTIAL:
+        inflected = base != word
+        if index == 0 and not _is_information_noun(following) and following not in ("of", "is", "are", "was", "id", "ids") \
+                and (not inflected or following in _DETERMINERS or following.endswith("'s")):
+            return base
+        if not inflected and previous in words.VERB_MARKERS and previous not in ("and", "or"):
+            return base
+    light = _LIGHT_VERB_FORMS.get(word)
+    if light is not None and (index == 0 or previous in words.VERB_MARKERS):
+        for noun in spoken[index + 1:index + 4]:
+            if noun in words.CONSEQUENTIAL_NOUNS:
+                return f"{light} {noun}"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def developer_tooling(name: str | None, description: str | None) -> str | None:
+    """The developer-tooling words a name or description uses ("debug", "feature flag", "reset store")."""
+    texts = [list(name_words(name or ""))]
+    texts += [[token.lower for token in sentence if token.is_word]
+              for sentence in sentences(tokenize(description or ""))]
+    for spoken in texts:
+        content = [word for word in spoken if word not in words.ARTICLES and word != "of"]
+        for index, word in enumerate(content):
+            if word in words.DEVELOPER_WORDS:
+                return word
+            if index + 1 < len(content) and (word, content[index + 1]) in words.DEVELOPER_PAIRS:
+                return f"{word} {content[index + 1]}"
+    return None
+
+
+def reads_like_query(name: str | None) -> bool:
+    """The name's action is a query verb: ``get_store_hours``, ``searchProducts``, ``cart.list``."""
+    segments = [name_words(segment) for segment in (name or "").split(".")]
+    return any(parts and parts[0] in words.QUERY_VERBS for parts in segments)

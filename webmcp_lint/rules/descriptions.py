@@ -1,0 +1,290 @@
+"""WM3xx: descriptions say what a tool does and when to use it, never what the schema already says."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from tree_sitter import Node
+
+from webmcp_lint import vocabulary as words
+from webmcp_lint.descriptions import (
+    SchemaProperty,
+    Statement,
+    allowed_value_lists,
+    bound_statements,
+    default_statements,
+    input_properties,
+    mentioned_parameter_names,
+    mentioned_values,
+    name_words,
+    partial_text,
+    referenced_identifiers,
+    same_value,
+    sentences,
+    tokenize,
+    type_statements,
+)
+from webmcp_lint.evaluate import Prop, Unknown
+from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
+from webmcp_lint.rules import TOOLS, rule
+
+MIN_BOUNDS = ("minimum", "exclusiveMinimum")
+MAX_BOUNDS = ("maximum", "exclusiveMaximum")
+
+
+@dataclass
+class Description:
+    """A description's text and what it belongs to (``owner`` is None for the tool's own).
+
+    ``static`` is False when only part of the text is known (``…`` stands for the rest)."""
+
+    prop: Prop
+    text: str
+    owner: SchemaProperty | None
+    static: bool = True
+
+    @property
+    def node(self) -> Node:
+        return self.prop.value_node or self.prop.key_node
+
+    @property
+    def tokens(self):
+        return tokenize(self.text)
+
+
+def _description(prop: Prop | None, tool: ToolDefinition, owner: SchemaProperty | None) -> Description | None:
+    if prop is None or (prop.value_node is None and prop.key_node is None):
+        return None
+    if isinstance(prop.value, str):
+        return Description(prop, prop.value, owner)
+    if isinstance(prop.value, Unknown):
+        text = partial_text(prop.value_node, tool)
+        if text is not None:
+            return Description(prop, text, owner, static=False)
+    return None
+
+
+def tool_description(tool: ToolDefinition, static_only: bool = False) -> Description | None:
+    description = _description(tool.prop("description"), tool, None)
+    return description if description is not None and (description.static or not static_only) else None
+
+
+def parameter_descriptions(tool: ToolDefinition, properties: list[SchemaProperty],
+                           static_only: bool = False) -> Iterator[Description]:
+    for item in properties:
+        description = _description(item.description, tool, item)
+        if description is not None and (description.static or not static_only):
+            yield description
+
+
+def _quote(text: str) -> str:
+    return f'"{text}"'
+
+
+def _interpolated_keywords(description: Description, tool: ToolDefinition,
+                           properties: list[SchemaProperty]) -> list[str]:
+    """``${SORT_ORDERS.join(", ")}`` where the schema's ``enum`` is ``SORT_ORDERS``: the same list, in prose."""
+    used = referenced_identifiers(description.prop.value_node, tool)
+    if not used:
+        return []
+    found = []
+    for item in properties:
+        for keyword in ("enum", "default") + tuple(item.bounds) + MIN_BOUNDS + MAX_BOUNDS:
+            node = item.keyword_node(keyword)
+            if node is not None and node.type in ("identifier", "member_expression") \
+                    and node.text.decode("utf-8", errors="replace") in used:
+                found.append(f"it interpolates {node.text.decode('utf-8', errors='replace')}, the `{keyword}` of `{item.name}`")
+    return list(dict.fromkeys(found))
+
+
+def _repeated_bounds(statements: list[Statement], item: SchemaProperty) -> list[str]:
+    declared = item.bounds
+    found = []
+    for statement in statements:
+        keys = [key for key, number in declared.items() if any(same_value(value, str(number)) for value in statement.values)]
+        if keys:
+            found.append(f"bound {_quote(statement.phrase)} (`{keys[0]}` of `{item.name}`)")
+    return found
+
+
+@rule("WM301", "description-repeats-schema", "warning", on=TOOLS)
+def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    description = tool_description(tool)
+    properties = input_properties(tool)
+    if description is None or not properties:
+        return
+    tokens = description.tokens
+    repeats = [f"parameter name {_quote(name)}" for name in
+               mentioned_parameter_names(description.text, tokens, [item.name for item in properties])]
+    repeats += [f"type {_quote(statement.phrase)}" for statement in type_statements(tokens)]
+    for item in properties:
+        values = mentioned_values(description.text, item.enum_values)
+        if len(values) >= 2:
+            repeats.append(f"enum values {', '.join(map(_quote, values))} of `{item.name}`")
+    defaults = default_statements(description.text, tokens)
+    for item in properties:
+        declared = item.default_text
+        if declared is not None and any(same_value(value, declared) for statement in defaults for value in statement.values):
+            repeats.append(f"default {_quote(declared)} of `{item.name}`")
+    bounds = bound_statements(description.text, tokens)
+    for item in properties:
+        repeats += _repeated_bounds(bounds, item)
+    repeats += _interpolated_keywords(description, tool, properties)
+    if repeats:
+        yield tool.finding(description.node, f"The tool description repeats the schema ({'; '.join(dict.fromkeys(repeats))}): "
+                                             "the agent already receives inputSchema, so say only what the tool does "
+                                             "and when to use it.")
+
+
+@rule("WM302", "param-description-repeats-schema", "warning", on=TOOLS)
+def param_description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    properties = input_properties(tool)
+    for description in parameter_descriptions(tool, properties):
+        item = description.owner
+        tokens = description.tokens
+        repeats = [f"its type {_quote(statement.phrase)}" for statement in type_statements(tokens)]
+        values = mentioned_values(description.text, item.enum_values)
+        if len(values) >= 2:
+            repeats.append(f"its enum values {', '.join(map(_quote, values))}")
+        if item.default_text is not None:
+            repeats += [f"its default {_quote(statement.phrase)}"
+                        for statement in default_statements(description.text, tokens)]
+        repeats += _repeated_bounds(bound_statements(description.text, tokens), item)
+        repeats += _interpolated_keywords(description, tool, [item])
+        if repeats:
+            yield tool.finding(description.node,
+                               f"The description of `{item.name}` states {'; '.join(dict.fromkeys(repeats))}: say what "
+                               "the value means and leave type, enum, default and bounds to the schema.")
+
+
+def _bound_keywords(statement: Statement, item: SchemaProperty) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The schema keywords that would hold a stated bound: (for a minimum, for a maximum)."""
+    unit = statement.unit
+    if unit in words.LENGTH_UNITS or ("string" in item.types and unit not in words.ITEM_UNITS):
+        return ("minLength",), ("maxLength",)
+    if unit in words.ITEM_UNITS and "array" in item.types or item.types == {"array"}:
+        return ("minItems",), ("maxItems",)
+    return MIN_BOUNDS, MAX_BOUNDS
+
+
+def _missing_bound(statement: Statement, item: SchemaProperty) -> str | None:
+    """The keyword a stated bound belongs in when the property does not declare it."""
+    if item.types == {"boolean"} or item.schema is None or item.schema.open:
+        return None
+    minimum, maximum = _bound_keywords(statement, item)
+    wanted = []
+    if statement.kind in ("min", "range"):
+        wanted.append(minimum)
+    if statement.kind in ("max", "range"):
+        wanted.append(maximum)
+    missing = [keys[0] for keys in wanted if not any(item.has(key) for key in keys)]
+    return " / ".join(f"`{key}`" for key in missing) if missing else None
+
+
+def _undeclared_in_parameter(description: Description) -> list[str]:
+    item = description.owner
+    if item.schema is None or item.schema.open or item.types == {"boolean"}:
+        return []
+    tokens = description.tokens
+    moves = []
+    if not item.has("enum") and not item.has("const"):
+        moves += [f"allowed values {_quote(statement.phrase)} belong in `enum`"
+                  for statement in allowed_value_lists(description.text, tokens)]
+    if not item.has("default"):
+        moves += [f"the default {_quote(statement.phrase)} belongs in `default`"
+                  for statement in default_statements(description.text, tokens)]
+    for statement in bound_statements(description.text, tokens):
+        missing = _missing_bound(statement, item)
+        if missing:
+            moves.append(f"the range {_quote(statement.phrase)} belongs in {missing}")
+    return moves
+
+
+def _mentioned(sentence_words: set[str], item: SchemaProperty) -> bool:
+    return any(len(word) >= 3 and word not in words.STOP_WORDS and word in sentence_words
+               for word in name_words(item.name))
+
+
+def _undeclared_in_tool(description: Description, properties: list[SchemaProperty]) -> list[str]:
+    text = description.text
+    moves = []
+    for statement in allowed_value_lists(text, description.tokens):
+        if not any(len(mentioned_values(" ".join(statement.values), item.enum_values)) >= 2 for item in properties):
+            moves.append(f"allowed values {_quote(statement.phrase)} belong in the parameter's `enum`")
+    declared_defaults = [item.default_text for item in properties if item.default_text is not None]
+    for statement in default_statements(text, description.tokens):
+        if not any(same_value(value, declared) for value in statement.values for declared in declared_defaults):
+            moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
+    for sentence in sentences(description.tokens):
+        sentence_words = {word for token in sentence if token.is_word for word in name_words(token.text)}
+        for statement in bound_statements(text, sentence):
+            for item in properties:
+                missing = _missing_bound(statement, item) if _mentioned(sentence_words, item) else None
+                if missing:
+                    moves.append(f"the range {_quote(statement.phrase)} belongs in {missing} of `{item.name}`")
+    return moves
+
+
+@rule("WM303", "constraint-only-in-description", "warning", on=TOOLS)
+def constraint_only_in_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    properties = input_properties(tool)
+    description = tool_description(tool)
+    sites = ([description] if description is not None and properties else []) + list(parameter_descriptions(tool, properties))
+    for site in sites:
+        moves = _undeclared_in_tool(site, properties) if site.owner is None else _undeclared_in_parameter(site)
+        if moves:
+            subject = "The tool description" if site.owner is None else f"The description of `{site.owner.name}`"
+            yield tool.finding(site.node, f"{subject} states a constraint the schema does not declare "
+                                          f"({'; '.join(dict.fromkeys(moves))}): declare it in the schema, where the "
+                                          "agent reads constraints.")
+
+
+def _plain_words(text: str) -> list[str]:
+    return [word for token in tokenize(text) if token.is_word for word in name_words(token.text)]
+
+
+@rule("WM304", "uninformative-description", "info", on=TOOLS)
+def uninformative_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    description = tool_description(tool, static_only=True)
+    if description is None or not description.text.strip():
+        return
+    if sum(1 for token in tokenize(description.text) if token.kind != "punct") < words.MIN_DESCRIPTION_WORDS:
+        yield tool.finding(description.node, f"The description {_quote(description.text.strip())} has fewer than "
+                                             f"{words.MIN_DESCRIPTION_WORDS} words: say what the tool does and when "
+                                             "to use it.")
+        return
+    name = tool.name
+    meaningful = [word for word in _plain_words(description.text) if word not in words.ARTICLES]
+    if name and meaningful == [word for word in name_words(name) if word not in words.ARTICLES]:
+        yield tool.finding(description.node, f"The description {_quote(description.text.strip())} only restates the "
+                                             f"name {_quote(name)}: say what the tool does and when to use it.")
+
+
+@rule("WM305", "long-description", "info", on=TOOLS)
+def long_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    description = tool_description(tool, static_only=True)
+    if description is not None and len(description.text) > words.TOOL_DESCRIPTION_BUDGET:
+        yield tool.finding(description.node, f"The tool description is {len(description.text)} characters, over "
+                                             f"Chrome's budget of {words.TOOL_DESCRIPTION_BUDGET}: keep what the tool "
+                                             "does and when to use it, and move constraints into the schema.")
+    for parameter in parameter_descriptions(tool, input_properties(tool), static_only=True):
+        if len(parameter.text) > words.PARAMETER_DESCRIPTION_BUDGET:
+            yield tool.finding(parameter.node, f"The description of `{parameter.owner.name}` is {len(parameter.text)} "
+                                               f"characters, over Chrome's budget of "
+                                               f"{words.PARAMETER_DESCRIPTION_BUDGET}: say in one sentence what the "
+                                               "value means.")
+
+
+@rule("WM306", "missing-parameter-description", "info", on=TOOLS)
+def missing_parameter_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if tool.source_kind == SourceKind.FORM:
+        return  # a form field without a description is WM704's
+    for item in input_properties(tool):
+        schema = item.schema
+        if schema is None or schema.open or schema.has("description") or schema.has("$ref"):
+            continue
+        node = item.prop.key_node or item.prop.value_node
+        if node is not None:
+            yield tool.finding(node, f"The parameter `{item.name}` has no `description`: say what the value means, "
+                                     "so the agent can fill it in correctly.")

@@ -1,0 +1,386 @@
+"""WM6xx: security and annotations (origins, hints, hidden text, instructions to the agent, secrets)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Iterator
+
+from tree_sitter import Node
+
+from webmcp_lint import vocabulary as words
+from webmcp_lint.descriptions import (
+    SchemaProperty,
+    consequential_action,
+    developer_tooling,
+    input_properties,
+    name_words,
+    reads_like_query,
+    tokenize,
+)
+from webmcp_lint.evaluate import UNDEFINED, JSArray, JSObject, Prop, Unknown, Value
+from webmcp_lint.execute import execute_of
+from webmcp_lint.model import FileAnalysis, Finding, Project, SourceKind, ToolDefinition, finding_at
+from webmcp_lint.origins import origin_problem
+from webmcp_lint.provenance import non_static_parts
+from webmcp_lint.rules import FILES, PROJECT, TOOLS, rule
+from webmcp_lint.syntax import call_arguments
+from webmcp_lint.untrusted import returns_untrusted_content
+
+
+def carries_annotations(tool: ToolDefinition) -> bool:
+    """Definitions that can carry annotations, and whose annotations are known (forms have none)."""
+    return tool.source_kind != SourceKind.FORM and not isinstance(tool.get("annotations"), Unknown) \
+        and not (isinstance(tool.get("annotations"), JSObject) and tool.get("annotations").open)
+
+
+def _static_text(tool: ToolDefinition, key: str) -> str | None:
+    value = tool.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _annotation_key(tool: ToolDefinition, key: str) -> Node:
+    annotations = tool.annotations
+    prop = annotations.props.get(key) if annotations is not None else None
+    return prop.key_node if prop is not None and prop.key_node is not None else tool.anchor
+
+
+# --- WM601 -------------------------------------------------------------------------------------------
+
+def _origin_entries(value: Value, node: Node | None) -> Iterator[tuple[str, Node]]:
+    """Static string entries of an origin list (a lone string counts as one entry)."""
+    if isinstance(value, str) and node is not None:
+        yield value, node
+    elif isinstance(value, JSArray):
+        for item in value.items:
+            if isinstance(item.value, str) and item.node is not None:
+                yield item.value, item.node
+
+
+def _option(options: Value, key: str) -> Prop | None:
+    return options.props.get(key) if isinstance(options, JSObject) else None
+
+
+@rule("WM601", "insecure-origin", "error", on=FILES)
+def insecure_origin(analysis: FileAnalysis) -> Iterator[Finding]:
+    lists: list[tuple[str, Prop | None]] = [("exposedTo", _option(registration.options, "exposedTo"))
+                                            for registration in analysis.registrations]
+    for call in analysis.model_context_calls:
+        arguments = call_arguments(call.call) if call.method == "getTools" else []
+        if arguments:
+            lists.append(("fromOrigins", _option(call.script.evaluator.value(arguments[0]), "fromOrigins")))
+    for option, prop in lists:
+        if prop is None:
+            continue
+        for entry, node in _origin_entries(prop.value, prop.value_node):
+            problem = origin_problem(entry)
+            if problem is not None:
+                yield finding_at(analysis.source, node, f'"{entry}" in {option} is {problem}, so registerTool '
+                                                        "rejects it with a SecurityError: list exact https origins "
+                                                        "(or localhost).")
+
+
+# --- WM602..WM606: hints a tool's purpose calls for ---------------------------------------------------
+
+def consequential_tool_action(tool: ToolDefinition) -> str | None:
+    """The consequential action of a tool without a decided ``consequentialHint`` (WM602's condition)."""
+    if tool.annotation("consequentialHint") is not UNDEFINED or tool.annotation("readOnlyHint") is True:
+        return None
+    return consequential_action(_static_text(tool, "name"), _static_text(tool, "description"))
+
+
+@rule("WM602", "missing-consequential-hint", "warning", on=TOOLS)
+def missing_consequential_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    action = consequential_tool_action(tool) if carries_annotations(tool) else None
+    if action is not None:
+        yield tool.finding(tool.anchor, f'The tool names a consequential action ("{action}") but does not set '
+                                        "`consequentialHint`: set it to true so agents ask the user first "
+                                        "(or to false to record that the action is harmless).")
+
+
+@rule("WM603", "read-only-hint-contradiction", "warning", on=TOOLS)
+def read_only_hint_contradiction(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if not carries_annotations(tool) or tool.annotation("readOnlyHint") is not True:
+        return
+    if tool.annotation("consequentialHint") is True:
+        yield tool.finding(_annotation_key(tool, "readOnlyHint"),
+                           "`readOnlyHint: true` contradicts `consequentialHint: true`: a tool that only reads has no "
+                           "consequences; drop the hint that is wrong.")
+    model = execute_of(tool, project)
+    if model is not None and model.writes:
+        write = model.writes[0]
+        line = tool.source.position(write.node.start_byte)[0] if write.node is not None else "?"
+        yield tool.finding(_annotation_key(tool, "readOnlyHint"),
+                           f"`readOnlyHint: true`, but execute writes state ({write.description} on line {line}): "
+                           "remove the hint, or the write.")
+
+
+def _may_write(tool: ToolDefinition, project: Project) -> bool | None:
+    """None when execute is not known; else whether it writes, or sends a request whose method is unknown."""
+    model = execute_of(tool, project)
+    if model is None:
+        return None
+    return bool(model.writes) or any(fetch.method is None for fetch in model.fetches)
+
+
+@rule("WM604", "missing-read-only-hint", "info", on=TOOLS)
+def missing_read_only_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if not carries_annotations(tool) or tool.annotation("readOnlyHint") is not UNDEFINED:
+        return
+    name = _static_text(tool, "name")
+    if not reads_like_query(name) or consequential_action(name, _static_text(tool, "description")) is not None:
+        return
+    if _may_write(tool, project) is False:
+        yield tool.finding(tool.anchor, f'"{name}" reads like a query and execute writes nothing, but '
+                                        "`readOnlyHint` is not set: set it to true so agents may call the tool "
+                                        "without asking.")
+
+
+def untrusted_request(tool: ToolDefinition, project: Project):
+    """The request whose foreign content a tool returns without ``untrustedContentHint: true`` (WM605)."""
+    if not carries_annotations(tool) or tool.annotation("untrustedContentHint") is True:
+        return None
+    model = execute_of(tool, project)
+    return returns_untrusted_content(model) if model is not None else None
+
+
+@rule("WM605", "missing-untrusted-content-hint", "warning", on=TOOLS)
+def missing_untrusted_content_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    request = untrusted_request(tool, project)
+    if request is not None:
+        url = request.url.text.decode("utf-8", errors="replace") if request.url is not None else "a URL"
+        yield tool.finding(tool.anchor, f"execute returns content fetched from {url}, which this site does not "
+                                        "control, without `untrustedContentHint: true`: set it so agents treat the "
+                                        "result as data, not instructions.")
+
+
+@rule("WM606", "missing-debugging-hint", "info", on=TOOLS)
+def missing_debugging_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if not carries_annotations(tool) or tool.annotation("debugging") is True:
+        return
+    found = developer_tooling(_static_text(tool, "name"), _static_text(tool, "description"))
+    if found is not None:
+        yield tool.finding(tool.anchor, f'The tool is developer tooling ("{found}") but does not set '
+                                        "`debugging: true`: set it so agents keep it apart from end-user actions.")
+
+
+# --- WM607, WM608: text the agent reads -----------------------------------------------------------------
+
+HIDDEN_RANGES = ((0x202A, 0x202E), (0x2066, 0x2069), (0x200B, 0x200D), (0x2060, 0x2060), (0xFEFF, 0xFEFF))
+# Invisible although not format characters (fillers, the combining grapheme joiner, the braille blank).
+INVISIBLE_OTHERS = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0})
+
+
+def is_hidden(character: str) -> bool:
+    code = ord(character)
+    return any(low <= code <= high for low, high in HIDDEN_RANGES) or code in INVISIBLE_OTHERS \
+        or unicodedata.category(character) == "Cf"
+
+
+def hidden_characters(text: str) -> list[str]:
+    """``U+202E RIGHT-TO-LEFT OVERRIDE`` for each distinct invisible character in ``text``."""
+    if text.isascii():
+        return []
+    found = dict.fromkeys(character for character in text if is_hidden(character))
+    return [f"U+{ord(character):04X} {unicodedata.name(character, 'FORMAT CHARACTER')}" for character in found]
+
+
+def text_fields(tool: ToolDefinition) -> Iterator[tuple[str, Prop, bool]]:
+    """(what, prop, is_key) for the tool's name and description and each parameter's name and description."""
+    for key in ("name", "description"):
+        prop = tool.prop(key)
+        if prop is not None:
+            yield f"tool {key}", prop, False
+    for item in input_properties(tool):
+        yield f"parameter name `{item.name}`", item.prop, True
+        if item.description is not None:
+            yield f"description of `{item.name}`", item.description, False
+
+
+@rule("WM607", "hidden-characters", "error", on=TOOLS)
+def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    for what, prop, is_key in text_fields(tool):
+        node = prop.key_node if is_key else (prop.value_node or prop.key_node)
+        if node is None:
+            continue
+        values = [prop.key] if is_key else ([prop.value] if isinstance(prop.value, str) else [])
+        values.append(node.text.decode("utf-8", errors="replace"))
+        found = list(dict.fromkeys(name for value in values for name in hidden_characters(value)))
+        if found:
+            yield tool.finding(node, f"The {what} contains {', '.join(found)}, invisible to a reviewer but read by "
+                                     "the agent: remove it.")
+
+
+AGENT_INSTRUCTIONS = tuple(re.compile(pattern) for pattern in words.AGENT_INSTRUCTION_PATTERNS)
+
+
+def agent_instruction(text: str) -> str | None:
+    """The phrase that addresses the agent with instructions beyond when to use the tool, if any."""
+    lowered = re.sub(r"\s+", " ", text.lower().replace("\u2019", "'"))
+    for pattern in AGENT_INSTRUCTIONS:
+        match = pattern.search(lowered)
+        if match is not None:
+            return text_of_match(text, lowered, match)
+    return None
+
+
+def text_of_match(original: str, lowered: str, match: re.Match[str]) -> str:
+    if len(original) == len(lowered):
+        return original[match.start():match.end()].strip()
+    return match.group(0).strip()
+
+
+@rule("WM608", "instructions-to-agent", "warning", on=TOOLS)
+def instructions_to_agent(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    for what, prop, is_key in text_fields(tool):
+        if is_key or what == "tool name" or not isinstance(prop.value, str):
+            continue
+        phrase = agent_instruction(prop.value)
+        node = prop.value_node or prop.key_node
+        if phrase is not None and node is not None:
+            yield tool.finding(node, f'The {what} gives the agent instructions ("{phrase}"): say what the tool does '
+                                     "and when to use it; anything else reads as prompt injection.")
+
+
+# --- WM609, WM610: parameters ------------------------------------------------------------------------------
+
+def _phrase_in(sequence: list[str], phrase: tuple[str, ...]) -> bool:
+    size = len(phrase)
+    return any(tuple(sequence[index:index + size]) == phrase for index in range(len(sequence) - size + 1))
+
+
+def _secret_in(sequence: list[str], *, in_name: bool) -> str | None:
+    joined = "".join(sequence)
+    for word in sequence:
+        if word in words.SENSITIVE_WORDS and (in_name or word != "pin"):
+            return word
+    if in_name and joined in words.SENSITIVE_WORDS:
+        return joined
+    for phrase in words.SENSITIVE_PHRASES:
+        if phrase == ("token",) and (not in_name or any(word in words.NOT_SECRET_TOKEN_NEIGHBOURS for word in sequence)):
+            continue
+        if len(phrase) == 1 and not in_name and phrase[0] != "credentials":
+            continue
+        if _phrase_in(sequence, phrase):
+            return " ".join(phrase)
+    return None
+
+
+def sensitive_parameter(item: SchemaProperty) -> str | None:
+    """The secret a property's name or description asks for ("password", "card number"), if any."""
+    found = _secret_in(name_words(item.name), in_name=True)
+    if found is not None:
+        return found
+    description = item.description.value if item.description is not None else None
+    if not isinstance(description, str) or item.types == {"boolean"}:
+        return None
+    tokens = tokenize(description)
+    if any(token.text == "PIN" for token in tokens):
+        return "PIN"
+    return _secret_in([word for token in tokens if token.is_word for word in name_words(token.text)], in_name=False)
+
+
+@rule("WM609", "sensitive-parameter", "warning", on=TOOLS)
+def sensitive_parameter_rule(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if tool.source_kind == SourceKind.FORM:
+        return  # a form's password or payment field is WM706's
+    for item in input_properties(tool):
+        secret = sensitive_parameter(item)
+        node = item.prop.key_node or item.prop.value_node
+        if secret is not None and node is not None:
+            yield tool.finding(node, f"The parameter `{item.name}` asks the agent for a secret ({secret}): the value "
+                                     "passes through the agent's context; let the user enter it in the page instead.")
+
+
+RISK_CONSTRAINTS = ("enum", "pattern", "format", "maxLength", "const")
+
+
+def risky_kind(name: str) -> str | None:
+    """What a parameter name says it carries ("a URL", "SQL"...), if it is something risky."""
+    parts = name_words(name)
+    for index, part in enumerate(parts):
+        kind = words.RISKY_PARAMETER_WORDS.get(part)
+        if kind is None:
+            continue
+        if part in words.LAST_WORD_ONLY and index != len(parts) - 1:
+            continue
+        if part == "code" and index > 0 and parts[index - 1] not in words.CODE_QUALIFIERS:
+            continue
+        return kind
+    return None
+
+
+@rule("WM610", "unconstrained-risky-parameter", "info", on=TOOLS)
+def unconstrained_risky_parameter(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    for item in input_properties(tool):
+        if item.schema is None or item.schema.open or "string" not in item.types:
+            continue
+        if any(item.schema.has(key) for key in RISK_CONSTRAINTS):
+            continue
+        kind = risky_kind(item.name)
+        node = item.prop.key_node or item.prop.value_node
+        if kind is not None and node is not None:
+            yield tool.finding(node, f"The parameter `{item.name}` carries {kind} with no `enum`, `pattern`, `format` "
+                                     "or `maxLength`: constrain it in the schema, and treat the value as hostile in "
+                                     "execute.")
+
+
+# --- WM611 ------------------------------------------------------------------------------------------------
+
+@rule("WM611", "dynamic-description", "info", on=TOOLS)
+def dynamic_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if tool.script is None:
+        return
+    for key in ("name", "description"):
+        prop = tool.prop(key)
+        if prop is None or prop.value_node is None or not isinstance(prop.value, Unknown):
+            continue
+        parts = non_static_parts(prop.value_node, tool.script.scopes)
+        if parts:
+            shown = ", ".join(f"`{part}`" for part in parts[:3])
+            yield tool.finding(prop.value_node, f"The tool {key} is built from values only known at run time "
+                                                f"({shown}): text of unknown origin goes straight into the agent's "
+                                                "context; build it from constants.")
+
+
+# --- WM612 ------------------------------------------------------------------------------------------------
+
+def _page_key(tool: ToolDefinition) -> str:
+    """The page a tool belongs to: the file that registers it (else the file that defines it)."""
+    registration = tool.registration
+    return (registration.source if registration is not None else tool.source).display_path
+
+
+def is_consequential(tool: ToolDefinition) -> bool:
+    if tool.source_kind != SourceKind.FORM and tool.annotation("consequentialHint") is True:
+        return True
+    if tool.annotation("consequentialHint") is False or tool.annotation("readOnlyHint") is True:
+        return False
+    return consequential_action(_static_text(tool, "name"), _static_text(tool, "description")) is not None
+
+
+def returns_untrusted(tool: ToolDefinition, project: Project) -> bool:
+    if not carries_annotations(tool):
+        return False
+    return tool.annotation("untrustedContentHint") is True or untrusted_request(tool, project) is not None
+
+
+@rule("WM612", "untrusted-content-beside-actions", "warning", on=PROJECT)
+def untrusted_content_beside_actions(project: Project) -> Iterator[Finding]:
+    pages: dict[str, dict[tuple[str, int, int], ToolDefinition]] = {}
+    for analysis in project.files:
+        for tool in analysis.tools:
+            pages.setdefault(_page_key(tool), {}).setdefault(tool.identity, tool)
+    for page in pages.values():
+        tools = list(page.values())
+        consequential = [tool for tool in tools if is_consequential(tool)]
+        if not consequential:
+            continue
+        for tool in tools:
+            others = [other for other in consequential if other.identity != tool.identity]
+            if others and returns_untrusted(tool, project):
+                names = ", ".join(f'"{other.name}"' if other.name else "an unnamed tool" for other in others)
+                yield tool.finding(tool.anchor, f"This tool returns untrusted content on the same page as "
+                                                f"consequential tools ({names}): text an attacker controls can steer "
+                                                "the agent into acting; move them apart or make the actions confirm "
+                                                "with the user.")
