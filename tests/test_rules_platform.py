@@ -226,3 +226,8 @@ def test_wm107_accepts_known_events(code):
 def test_wm104_reports_a_chain_of_casts_once():
     code = "const mc = (document as unknown as { modelContext: any }).modelContext;"
     assert flagged_text(code, "WM104", "types.ts") == ["document as unknown as { modelContext: any }"]
+
+
+def test_wm106_names_the_tool():
+    [finding] = findings(f"document.modelContext?.registerTool({TOOL});", "WM106")
+    assert finding.tool_name == "get_time"

@@ -441,3 +441,8 @@ def test_walk_schema_visits_nested_schemas_in_order():
     assert [entry.object_depth for entry in entries] == [1, 1, 2, 2, 1, 1]
     assert [entry.property_name for entry in entries] == [None, "a", None, "b", "c", None]
     assert [entry.keyword for entry in entries] == [None, "properties", "items", "properties", "properties", "anyOf"]
+
+
+def test_wm207_names_the_tool():
+    [finding] = findings(register(BASE, "{ exposeTo: [] }"), "WM207")
+    assert finding.tool_name == "get_time"

@@ -326,6 +326,7 @@ PASS_THROUGH_KINDS = frozenset({"parenthesized_expression", "sequence_expression
 
 @rule("WM106", "floating-registration-promise", "info", on=FILES)
 def floating_registration_promise(analysis: FileAnalysis) -> Iterator[Finding]:
+    names = {id(tool.registration): tool.name for tool in analysis.tools if tool.registration is not None}
     for registration in analysis.registrations:
         call = registration.call
         if call.type != "call_expression" or not _promise_dropped(call):
@@ -335,7 +336,7 @@ def floating_registration_promise(analysis: FileAnalysis) -> Iterator[Finding]:
         if _inside_try_block(call):
             message = ("The promise registerTool returns is dropped, and the surrounding try/catch cannot catch "
                        "its rejection; `await` it or add `.catch()`.")
-        yield finding_at(registration.source, call, message)
+        yield finding_at(registration.source, call, message, tool_name=names.get(id(registration)))
 
 
 def _promise_dropped(call: Node) -> bool:

@@ -533,14 +533,16 @@ OPTION_ALIASES = {
 
 @rule("WM207", "unknown-register-option", "error", on=FILES)
 def unknown_register_option(analysis: FileAnalysis) -> Iterator[Finding]:
+    names = {id(tool.registration): tool.name for tool in analysis.tools if tool.registration is not None}
     for registration in analysis.registrations:
         options, script = registration.options, registration.script
         source = registration.source
+        tool_name = names.get(id(registration))
         if registration.options_node is not None and not isinstance(options, JSObject) \
                 and _looks_like_signal(registration.options_node):
             yield finding_at(source, registration.options_node,
                              "registerTool's second argument is an options object; pass `{ signal }`, not the "
-                             "signal itself (it is ignored).")
+                             "signal itself (it is ignored).", tool_name=tool_name)
             continue
         if not isinstance(options, JSObject):
             continue
@@ -549,11 +551,12 @@ def unknown_register_option(analysis: FileAnalysis) -> Iterator[Finding]:
                 suggestion = closest(key, REGISTER_OPTIONS, OPTION_ALIASES)
                 yield finding_at(source, prop.key_node or registration.options_node,
                                  f"`{key}` is not a registerTool option and is ignored{did_you_mean(suggestion)}; "
-                                 "the options are `signal` and `exposedTo`.")
+                                 "the options are `signal` and `exposedTo`.", tool_name=tool_name)
         signal = options.props.get("signal")
         if signal is not None and signal.value_node is not None and _is_abort_controller(signal.value_node, script):
             yield finding_at(source, signal.value_node,
-                             "`signal` is given an AbortController, which is not a signal; pass `controller.signal`.")
+                             "`signal` is given an AbortController, which is not a signal; pass `controller.signal`.",
+                             tool_name=tool_name)
 
 
 def _looks_like_signal(node: Node) -> bool:
