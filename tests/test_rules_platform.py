@@ -145,6 +145,7 @@ def test_wm104_flags_handwritten_types(code, expected):
     "import type { WebMCP } from 'webmcp-types';\ntype ModelContextTool = WebMCP.ModelContextTool;\n"
     "let mc: WebMCP.ModelContext | undefined = document.modelContext;",
     "interface Document { title: string }\nconst x = document.modelContext;",
+    "interface ModelContextTool extends WebMCP.ModelContextTool { owner: string }",
     "const el = (document.getElementById('a') as HTMLInputElement).value;\nconst mc = document.modelContext;",
 ])
 def test_wm104_accepts_the_package_types(code):

@@ -282,7 +282,8 @@ def handwritten_model_context_types(node: Node, script: Script) -> Iterator[Find
     name_node = node.child_by_field_name("name")
     name = text(name_node)
     if node.type == "interface_declaration":
-        if name in HAND_WRITTEN_TYPE_NAMES:
+        extends = next((child for child in node.named_children if child.type == "extends_type_clause"), None)
+        if name in HAND_WRITTEN_TYPE_NAMES and not text(extends).removeprefix("extends").strip().startswith("WebMCP."):
             yield finding_at(script.source, name_node, f"The `{name}` interface is written by hand; {TYPES_ADVICE}")
         elif name in AUGMENTED_GLOBALS:
             body = node.child_by_field_name("body")
