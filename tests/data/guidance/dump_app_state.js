@@ -1,0 +1,12 @@
+// From the WebMCP authoring guidance (presented there as correct).
+await document.modelContext.registerTool({
+  name: "dump_app_state",
+  description: "Returns a snapshot of the internal application store for debugging.",
+  execute() {
+    return appStore.getState();
+  },
+  annotations: {
+    readOnlyHint: true,
+    debugging: true,
+  }
+});
