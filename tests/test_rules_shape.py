@@ -65,9 +65,10 @@ def test_wm202_flags_missing_fields(fields, missing, expected):
 
 
 @pytest.mark.parametrize("description", ['""', '"   "', "``"])
-def test_wm202_flags_empty_descriptions_at_the_value(description):
+def test_wm202_flags_empty_descriptions_at_the_name(description):
     code = register(f'name: "a", description: {description}, execute() {{}}')
-    assert flagged_text(code, "WM202") == [description]
+    assert flagged_text(code, "WM202") == ["name"]
+    assert "empty" in findings(code, "WM202")[0].message
 
 
 @pytest.mark.parametrize("code", [

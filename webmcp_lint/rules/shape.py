@@ -88,6 +88,7 @@ MISSING_FIELD_ADVICE = {
 
 @rule("WM202", "missing-tool-field", "error", on=TOOLS)
 def missing_tool_field(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    """Every finding points at the definition's name (RULES.md), the empty description's too."""
     if tool.source_kind == SourceKind.FORM:  # a form without tooldescription is WM701
         return
     for field_name in tool.required_fields:
@@ -96,8 +97,7 @@ def missing_tool_field(tool: ToolDefinition, project: Project) -> Iterator[Findi
             yield tool.finding(tool.anchor, f"The tool definition has no `{field_name}`, so the browser rejects "
                                             f"it; {MISSING_FIELD_ADVICE[field_name]}.")
         elif field_name == "description" and isinstance(value, str) and not value.strip():
-            prop = tool.prop("description")
-            yield tool.finding(prop.value_node or tool.anchor,
+            yield tool.finding(tool.anchor,
                                "The tool description is empty, so the browser rejects the tool; say what the tool "
                                "does and when to use it.")
 
