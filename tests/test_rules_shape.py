@@ -378,13 +378,15 @@ def test_wm207_checks_options_even_when_the_definition_is_unresolved():
 
 # WM208 ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("execute", ['"run"', "42", "{ run() {} }", "[]", "null", "HANDLER_NAME"])
+@pytest.mark.parametrize("execute", ['"run"', "42", "{ run() {} }", "[]", "null", "HANDLER_NAME", "undefined",
+                                     "`run`", "true"])
 def test_wm208_flags_non_function_execute(execute):
     code = 'const HANDLER_NAME = "search";\n' + register(f'name: "a", description: "d", execute: {execute}')
     assert flagged_text(code, "WM208") == [execute]
 
 
-@pytest.mark.parametrize("execute", ["() => 1", "async function () {}", "handler", "handlers.run", "run"])
+@pytest.mark.parametrize("execute", ["() => 1", "async function () {}", "handler", "handlers.run", "run",
+                                     "handlers.later"])
 def test_wm208_accepts_functions_and_unknowns(execute):
     code = ("function run() {}\nconst handlers = { run() {} };\n"
             + register(f'name: "a", description: "d", execute: {execute}'))

@@ -591,6 +591,8 @@ def execute_not_function(tool: ToolDefinition, project: Project) -> Iterator[Fin
     prop = tool.prop("execute")
     if prop is None or isinstance(prop.value, (Unknown, JSFunction)):
         return
+    if prop.value is UNDEFINED and text(unwrap(prop.value_node)) != "undefined":
+        return  # a member the evaluator did not find may still be assigned at run time
     described = "undefined" if prop.value is UNDEFINED else _describe_value(prop.value)
     yield tool.finding(prop.value_node or prop.key_node or tool.anchor,
                        f"`execute` is {described}, not a function; the browser calls `execute(input, {{ signal }})` "
