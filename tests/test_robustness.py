@@ -180,8 +180,8 @@ def test_file_deleted_between_discovery_and_reading(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     real_discover = engine.discover
 
-    def discover_then_delete(paths):
-        found = real_discover(paths)
+    def discover_then_delete(paths, **options):
+        found = real_discover(paths, **options)
         (tmp_path / "gone.js").unlink()
         return found
 

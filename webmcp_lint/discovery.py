@@ -84,8 +84,16 @@ def repository_root(start: Path) -> Path:
 
 
 def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUDED_DIRS,
-             suffixes: frozenset[str] = LINTED_SUFFIXES, respect_gitignore: bool = True) -> Discovery:
-    """Expand command-line paths into files; explicit files are always kept."""
+             suffixes: frozenset[str] = LINTED_SUFFIXES, respect_gitignore: bool = True,
+             exclusion=None, force_exclude: bool = False) -> Discovery:
+    """Expand command-line paths into files; explicit files are kept unless ``force_exclude``.
+
+    ``exclusion`` (a config file's patterns, with ``excludes(path, is_dir)``)
+    replaces ``excluded_dirs``: the config lists the defaults unless it
+    overrides them.
+    """
+    if exclusion is not None:
+        excluded_dirs = frozenset()
     result = Discovery()
     gitignore = GitIgnore()
     seen: set[Path] = set()
@@ -106,6 +114,9 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
             except (OSError, RuntimeError) as error:
                 result.skipped.append(Skip(display_path(path), _os_reason(error)))
                 continue
+            if force_exclude and _explicitly_excluded(path, exclusion, excluded_dirs):
+                result.skipped.append(Skip(display_path(path), "excluded"))
+                continue
             if resolved not in seen:
                 seen.add(resolved)
                 result.files.append(path)
@@ -113,7 +124,8 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
             continue
         root = path.resolve()
         stop_at = repository_root(root)
-        for file in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes, respect_gitignore):
+        for file in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes, respect_gitignore,
+                          exclusion):
             try:
                 resolved = file.resolve()
             except (OSError, RuntimeError):
@@ -122,6 +134,13 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
                 seen.add(resolved)
                 result.files.append(file)
     return result
+
+
+def _explicitly_excluded(path: Path, exclusion, excluded_dirs: frozenset[str]) -> bool:
+    """Whether ``--force-exclude`` drops a file named on the command line."""
+    if exclusion is not None:
+        return exclusion.excludes(path)
+    return any(part in excluded_dirs for part in Path(display_path(path)).parts[:-1])
 
 
 def _os_reason(error: BaseException) -> str:
@@ -135,7 +154,8 @@ def _os_reason(error: BaseException) -> str:
 
 
 def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore, stop_at: Path,
-          excluded_dirs: frozenset[str], suffixes: frozenset[str], respect_gitignore: bool) -> Iterator[Path]:
+          excluded_dirs: frozenset[str], suffixes: frozenset[str], respect_gitignore: bool,
+          exclusion=None) -> Iterator[Path]:
     """Iterative walk that follows directory symlinks once (a loop gives a notice, not a hang)."""
     visited: set[tuple[int, int]] = set()
     stack = [(root, shown_root)]
@@ -168,6 +188,9 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
                 if entry.name in excluded_dirs:
                     result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by default"))
                     continue
+                if exclusion is not None and exclusion.excludes(entry_path, True):
+                    result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by configuration"))
+                    continue
                 if respect_gitignore and gitignore.ignored(entry_path, True, stop_at):
                     continue
                 subdirectories.append((entry_path, entry_shown))
@@ -175,6 +198,9 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
             if Path(entry.name).suffix.lower() not in suffixes:
                 continue
             if respect_gitignore and gitignore.ignored(entry_path, False, stop_at):
+                continue
+            if exclusion is not None and exclusion.excludes(entry_path):
+                result.skipped.append(Skip(display_path(entry_shown), "excluded by configuration"))
                 continue
             if entry.name.endswith((".min.js", ".min.mjs", ".min.cjs")):
                 result.skipped.append(Skip(display_path(entry_shown), "minified"))

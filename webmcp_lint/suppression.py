@@ -1,0 +1,209 @@
+"""Suppression comments: parsing ``webmcp-lint-disable...`` directives and matching findings to them.
+
+Directives, in ``//``, ``/* */`` or HTML ``<!-- -->`` comments, naming rule
+codes, slugs or prefixes (none means every rule), with an optional
+``-- reason``:
+
+* ``webmcp-lint-disable-next-line WM401, WM403``: the line after the comment;
+* ``webmcp-lint-disable-line WM401``: the comment's own line(s);
+* ``webmcp-lint-disable WM4`` ... ``webmcp-lint-enable WM4``: from the comment
+  to the first later ``enable`` naming the rule (or naming none), else the end
+  of the file; as the file's first comment it covers the whole file.
+
+Matching runs after every rule has reported and before WM003
+(unused-suppression), which reads what matching recorded here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from tree_sitter import Node
+
+from webmcp_lint.diagnostics import Diagnostic
+from webmcp_lint.model import FileAnalysis, Project
+from webmcp_lint.rules import all_rules
+from webmcp_lint.selection import SelectorError, expand
+from webmcp_lint.source import SourceFile
+from webmcp_lint.suggest import closest
+
+if TYPE_CHECKING:
+    from webmcp_lint.engine import Settings
+    from webmcp_lint.rules import Rule
+
+MARKER = b"webmcp-lint-"
+UNUSED_SUPPRESSION = "WM003"
+DISABLE_NEXT_LINE, DISABLE_LINE, DISABLE, ENABLE = "disable-next-line", "disable-line", "disable", "enable"
+DIRECTIVE_KINDS = (DISABLE_NEXT_LINE, DISABLE_LINE, DISABLE, ENABLE)
+_DIRECTIVE = re.compile(r"webmcp-lint-(?P<kind>[A-Za-z]+(?:-[A-Za-z]+)*)(?P<rest>.*)", re.DOTALL)
+# ``on=`` of rules that read the outcome of matching: ``check(analysis, enabled_codes)``, run after it.
+AFTER_SUPPRESSIONS = "after-suppressions"
+_COMMENT_DELIMITERS = (("<!--", "-->"), ("/*", "*/"), ("//", ""))
+
+
+@dataclass
+class Selector:
+    """One rule reference in a directive; ``codes`` is empty when it names no rule."""
+
+    text: str
+    codes: frozenset[str]
+    suggestion: str | None = None
+    used: bool = False
+
+
+@dataclass
+class Directive:
+    """One suppression comment and, after matching, what it suppressed."""
+
+    kind: str  # one of DIRECTIVE_KINDS, or the misspelled word
+    source: SourceFile
+    start: int
+    end: int
+    selectors: list[Selector] = field(default_factory=list)
+    file_level: bool = False
+    suppressed: int = 0
+
+    @property
+    def known(self) -> bool:
+        return self.kind in DIRECTIVE_KINDS
+
+    @property
+    def suppresses(self) -> bool:
+        return self.kind in (DISABLE_NEXT_LINE, DISABLE_LINE, DISABLE)
+
+    @property
+    def all_rules(self) -> bool:
+        return not self.selectors
+
+    def names(self, code: str) -> bool:
+        return self.all_rules or any(code in selector.codes for selector in self.selectors)
+
+    def lines(self) -> range:
+        """0-based lines a line directive covers."""
+        first, last = self.source.line_index(self.start), self.source.line_index(max(self.start, self.end - 1))
+        return range(last + 1, last + 2) if self.kind == DISABLE_NEXT_LINE else range(first, last + 1)
+
+
+def parse_directive(text: str, source: SourceFile, start: int, end: int) -> Directive | None:
+    """The directive a comment holds, or None when the comment is not one."""
+    body = _comment_body(text)
+    match = _DIRECTIVE.match(body)
+    if match is None:
+        return None
+    kind = match.group("kind").lower()
+    rest = match.group("rest").split("--", 1)[0] if kind in DIRECTIVE_KINDS else ""
+    names = [name for name in re.split(r"[\s,]+", rest.strip()) if name]
+    return Directive(kind, source, start, end, [_selector(name) for name in names])
+
+
+def _comment_body(text: str) -> str:
+    stripped = text.strip()
+    for opening, closing in _COMMENT_DELIMITERS:
+        if stripped.startswith(opening):
+            stripped = stripped[len(opening):]
+            if closing and stripped.endswith(closing):
+                stripped = stripped[:-len(closing)]
+            break
+    return stripped.lstrip("*/! \t\r\n")
+
+
+def _selector(name: str) -> Selector:
+    try:
+        return Selector(name, frozenset(rule.code for rule in expand(name)))
+    except SelectorError:
+        rules = all_rules()
+        return Selector(name, frozenset(), closest(name, [rule.code for rule in rules] + [rule.slug for rule in rules]))
+
+
+def directives_in_comments(comments: Iterable[Node], source: SourceFile) -> list[Directive]:
+    """Directives among a script's comment nodes (the caller has checked the file holds the marker)."""
+    found = []
+    for comment in comments:
+        if MARKER not in source.data[comment.start_byte:comment.end_byte]:
+            continue
+        directive = parse_directive(source.slice(comment.start_byte, comment.end_byte), source,
+                                    comment.start_byte, comment.end_byte)
+        if directive is not None:
+            found.append(directive)
+    return found
+
+
+def misspelled_kind(kind: str) -> str | None:
+    return closest(kind, DIRECTIVE_KINDS)
+
+
+# --- matching -------------------------------------------------------------------------------------------
+
+
+def apply_suppressions(project: Project, settings: "Settings", diagnostics: list[Diagnostic],
+                       run_late_rule: Callable[["Rule", str, Callable[[], Iterable]], None]) -> None:
+    """Drop (in place) the findings per-file-ignores or a directive suppress, then run the rules reading the outcome.
+
+    ``run_late_rule`` is the engine's rule runner: it turns a crash into a
+    notice and appends what late rules (WM003) report to ``diagnostics``.
+    """
+    analyses = {analysis.source.display_path: analysis for analysis in project.files}
+    for analysis in project.files:
+        _mark_file_level(analysis)
+    diagnostics[:] = [
+        diagnostic for diagnostic in diagnostics
+        if not settings.ignored_in_file(diagnostic.code, diagnostic.source)
+        and not _suppress(analyses[diagnostic.path].suppressions if diagnostic.path in analyses else [], diagnostic)
+    ]
+    late_rules = [rule for rule in settings.rules if rule.on == AFTER_SUPPRESSIONS]
+    for analysis in project.files:
+        if not analysis.suppressions:
+            continue
+        enabled = frozenset(rule.code for rule in settings.rules
+                            if not settings.ignored_in_file(rule.code, analysis.source))
+        for rule in late_rules:
+            if rule.code in enabled:
+                run_late_rule(rule, analysis.source.display_path,
+                              lambda rule=rule, analysis=analysis: rule.check(analysis, enabled))
+
+
+def _mark_file_level(analysis: FileAnalysis) -> None:
+    """A ``disable`` that is the file's first comment, with no ``enable`` after it, covers the whole file.
+
+    (A component's markup before its script counts too.) With an ``enable``
+    it is a block, covering only the code between the two.
+    """
+    if not analysis.suppressions or any(directive.kind == ENABLE for directive in analysis.suppressions):
+        return
+    firsts = [script.of_kind("comment")[0].start_byte for script in analysis.scripts if script.of_kind("comment")]
+    first = min(firsts, default=None)
+    for directive in analysis.suppressions:
+        directive.file_level = directive.kind == DISABLE and directive.start == first
+
+
+def _suppress(directives: list[Directive], diagnostic: Diagnostic) -> bool:
+    """Whether any directive covers the finding; every covering directive is credited."""
+    line = diagnostic.source.line_index(diagnostic.start)
+    covered = False
+    for index, directive in enumerate(directives):
+        if not directive.suppresses or not directive.names(diagnostic.code):
+            continue
+        if directive.kind == DISABLE:
+            hit = _in_block(directives, index, diagnostic)
+        else:
+            hit = line in directive.lines()
+        if hit:
+            covered = True
+            directive.suppressed += 1
+            for selector in directive.selectors:
+                if diagnostic.code in selector.codes:
+                    selector.used = True
+    return covered
+
+
+def _in_block(directives: list[Directive], index: int, diagnostic: Diagnostic) -> bool:
+    """Inside ``disable`` number ``index``: after it (or anywhere, file-level) and before its ``enable``."""
+    directive = directives[index]
+    if diagnostic.start < directive.start and not directive.file_level:
+        return False
+    later_enables = (other for other in directives
+                     if other.kind == ENABLE and other.start > directive.start and other.names(diagnostic.code))
+    closing = min((other.start for other in later_enables), default=None)
+    return closing is None or diagnostic.start < closing
