@@ -286,10 +286,14 @@ def test_fix_from_stdin_prints_the_fixed_code(tmp_path):
 
 def test_summary_counts_fixes_and_hidden_unsafe_ones(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    Path("app.js").write_text(WM101_CODE, encoding="utf-8")
-    result = CliRunner().invoke(main, ["check", "app.js", "--select", "WM101"])
+    Path("app.js").write_text(WM101_CODE + tool("annotations: { readonlyHint: true },"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "app.js", "--select", "WM101,WM205"])
     assert "app.js:1:1: error WM101 [*] " in result.stdout
-    assert "[*] 1 fixable with --fix." in result.stdout
+    assert "error WM205 `readonlyHint`" in result.stdout  # unsafe: no [*] without --unsafe-fixes
+    assert "[*] 1 fixable with --fix (1 hidden fix can be enabled with --unsafe-fixes)." in result.stdout
+    result = CliRunner().invoke(main, ["check", "app.js", "--select", "WM101,WM205", "--unsafe-fixes"])
+    assert "error WM205 [*] `readonlyHint`" in result.stdout
+    assert "[*] 2 fixable with --fix --unsafe-fixes." in result.stdout
 
 
 def test_fix_on_the_fixtures_leaves_only_unfixable_findings_and_a_parsing_tree(tmp_path, monkeypatch):

@@ -71,10 +71,10 @@ def fixes_available_line(result: LintResult, unsafe_fixes: bool) -> str:
     hidden = sum(1 for diagnostic in result.diagnostics
                  if diagnostic.fix is not None and not is_applicable(diagnostic.fix, unsafe_fixes))
     option = "--fix --unsafe-fixes" if unsafe_fixes else "--fix"
-    more = f"{hidden} more with --unsafe-fixes" if hidden else ""
+    more = f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with --unsafe-fixes" if hidden else ""
     if fixable:
         return f"[*] {fixable} fixable with {option}" + (f" ({more})." if more else ".")
-    return f"No fixes available with --fix ({more})." if more else ""
+    return f"No fixes available ({more})." if more else ""
 
 
 def _footer(result: LintResult, options: RenderOptions, console: Console) -> None:
