@@ -88,6 +88,14 @@ def test_field_schemas_follow_the_controls():
     assert props.get("notes").get("description") is UNDEFINED
 
 
+def test_only_toolparamdescription_becomes_the_schema_description():
+    props = properties(only_tool(SEARCH_FORM))
+    assert [props.get(name).get("description") for name in ("origin", "adults", "when")] == [
+        UNDEFINED, UNDEFINED, "Day of departure"]
+    when = props.props["when"].value.props["description"]
+    assert when.key_node.text == b"toolparamdescription" and when.value_node.text == b"Day of departure"
+
+
 def test_buttons_and_hidden_inputs_are_not_fields():
     assert [field.name for field in only_tool(SEARCH_FORM).form.fields] == [
         "origin", "destination", "when", "adults", "cabin", "notes"]

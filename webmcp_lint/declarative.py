@@ -143,11 +143,15 @@ class FormTool:
 
 
 def group_description(members: list[FormField]) -> FieldDescription | None:
+    """What describes a parameter: the first description among the fields that share its name."""
     return next((member.description for member in members if member.description is not None), None)
 
 
 def form_definition(form: FormTool) -> JSObject:
-    """The tool object the browser derives from the form: name, title, description, inputSchema."""
+    """The tool object the browser derives from the form: name, title, description, inputSchema.
+
+    Fields become properties typed after their control (number inputs, checkboxes, select and radio
+    values as ``enum``, ``min``/``max``/``minlength``/``maxlength``/``pattern``, ``required``)."""
     definition = JSObject(form.node, open=form.element.open)
     for key, attribute_name in (("name", "toolname"), ("title", "tooltitle"), ("description", "tooldescription")):
         attribute = form.attribute(attribute_name)
@@ -184,8 +188,10 @@ def _field_schema(members: list[FormField]) -> JSObject:
     schema.props["type"] = Prop("type", None, None, schema_type)
     if input_type in FORMAT_BY_INPUT_TYPE:
         schema.props["format"] = Prop("format", None, None, FORMAT_BY_INPUT_TYPE[input_type])
+    # Only the author's toolparamdescription: a label or aria-description is text written for people,
+    # which the description rules (they read tooldescription and toolparamdescription) must not judge.
     description = group_description(members)
-    if description is not None:
+    if description is not None and description.source == TOOLPARAMDESCRIPTION:
         schema.props["description"] = Prop("description", description.key_node, description.value_node,
                                            description.value)
     options = first.options if first.element.tag == "select" else [
