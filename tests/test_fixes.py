@@ -237,6 +237,14 @@ def test_fixing_repeats_until_nothing_changes():
     assert "WM101" not in [d.code for d in run.result.diagnostics]
 
 
+def test_overlapping_rule_fixes_are_applied_in_later_passes():
+    code = tool("consequentialHint: true,\n    annotations: { readonlyHint: true },")
+    run = fix_sources([SourceFile(Path("app.js"), "app.js", code)], Settings(), unsafe=True)
+    assert "annotations: { consequentialHint: true, readOnlyHint: true }," in run.fixed["app.js"].text
+    assert sorted(d.code for d in run.applied) == ["WM205", "WM206"]
+    assert run.passes == 3 and run.rejected == []
+
+
 # The command line ----------------------------------------------------------------------------------
 
 WM101_CODE = "navigator.modelContext.registerTool(tool); // café ☕\n"

@@ -152,6 +152,9 @@ def test_hover_on_a_suppressed_code_shows_the_rule_summary(tmp_path):
         plain_comment = await session.client.text_document_hover_async(types.HoverParams(
             types.TextDocumentIdentifier(uri), types.Position(0, 3)))
         assert plain_comment is None
+        in_reason = await session.client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(uri), types.Position(1, utf16_column(comment, "legacy") + 1)))
+        assert in_reason is None
         await session.stop()
 
     run(scenario())

@@ -34,7 +34,7 @@ STILL_CHANGING = f"not applied: the file was still changing after {MAX_PASSES} p
 
 def is_applicable(fix: Fix | None, unsafe: bool) -> bool:
     """Safe fixes always apply; unsafe ones only when asked for (``--unsafe-fixes``)."""
-    return fix is not None and (fix.applicability == "safe" or unsafe)
+    return fix is not None and bool(fix.edits) and (fix.applicability == "safe" or unsafe)
 
 
 def edits_overlap(first: Edit, second: Edit) -> bool:
@@ -105,8 +105,10 @@ def fix_file(source: SourceFile, diagnostics: list[Diagnostic], unsafe: bool) ->
     duplicates: list[Diagnostic] = []
     for diagnostic in fixable:
         edits = diagnostic.fix.edits
-        if any(diagnostic.fix.edits == other.fix.edits for other in taken):
+        if any(edits == other.fix.edits for other in taken):
             duplicates.append(diagnostic)  # two findings offering the same change: make it once
+        elif any(not 0 <= edit.start <= edit.end <= len(source.data) for edit in edits):
+            outcome.rejected.append(Rejection(diagnostic, "not applied: its edits fall outside the file"))
         elif any(edits_overlap(a, b) for index, a in enumerate(edits) for b in edits[index + 1:]):
             outcome.rejected.append(Rejection(diagnostic, "not applied: the fix's own edits overlap"))
         elif any(edits_overlap(edit, other) for edit in edits for other in taken_edits):

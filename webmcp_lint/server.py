@@ -375,9 +375,10 @@ def hover(ls: WebMCPServer, params: types.HoverParams) -> types.Hover | None:
         directive = parse_directive(text[opening:], source, line_start, line_start)
         if directive is None or directive.kind not in DIRECTIVE_KINDS:
             return None
+        named = {selector.text for selector in directive.selectors}
         word = next((match for match in DIRECTIVE_NAME.finditer(text)
                      if match.start() > marker and match.start() <= column <= match.end()), None)
-        if word is None:
+        if word is None or word.group() not in named:
             return None
         lines = [f"**{rule.code}** `{rule.slug}`: {summary}" for rule, summary in _rule_summaries(word.group())]
         if not lines:
