@@ -32,8 +32,9 @@ from webmcp_lint.model import (
 )
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, rule
 from webmcp_lint.schema import SchemaEntry, walk_schema
+from webmcp_lint.source import SourceFile
 from webmcp_lint.suggest import closest, did_you_mean
-from webmcp_lint.syntax import enclosing_function, member_name, text, unwrap
+from webmcp_lint.syntax import ancestors, enclosing_function, member_name, text, unwrap
 
 MAX_NAME_LENGTH = 128
 NAME_BUDGET = 30
@@ -154,11 +155,11 @@ def _exclusive(first: Node, second: Node) -> bool:
         return False
     path: dict[int, Node] = {}
     child = first
-    for parent in _ancestors(first):
+    for parent in ancestors(first):
         path[parent.id] = child
         child = parent
     child = second
-    for parent in _ancestors(second):
+    for parent in ancestors(second):
         if parent.id in path:
             first_child = path[parent.id]
             if parent.type == "switch_body":
@@ -173,28 +174,28 @@ def _exclusive(first: Node, second: Node) -> bool:
     return False
 
 
-def _ancestors(node: Node) -> Iterator[Node]:
-    current = node.parent
-    while current is not None:
-        yield current
-        current = current.parent
-
-
 def _duplicate_finding(tool: ToolDefinition, place: Node, earlier: tuple[Node, ToolDefinition]) -> Finding:
+    """At the later definition's name; at the later registration's argument when one definition is registered twice."""
     earlier_place, earlier_tool = earlier
     registration = tool.registration
     source = registration.source if registration is not None else tool.source
-    line = source.position(earlier_place.start_byte)[0]
-    message = (f"The tool name \"{tool.name}\" is already registered on line {line} and both registrations are "
-               "live at once; registerTool rejects the second with InvalidStateError: rename one of them.")
-    name_prop = tool.prop("name")
-    earlier_name = earlier_tool.prop("name")
-    same_definition = name_prop is not None and earlier_name is not None and name_prop.value_node is not None \
-        and earlier_name.value_node is not None and name_prop.value_node.id == earlier_name.value_node.id
-    if tool.source is source and name_prop is not None and name_prop.value_node is not None and not same_definition:
-        return tool.finding(name_prop.value_node, message, source=source)
-    node = registration.definition_node if registration is not None and registration.definition_node else place
-    return tool.finding(node, message, source=source)
+    name_node = _own_name_node(tool, source)
+    earlier_name_node = _own_name_node(earlier_tool, source)
+    same_definition = name_node is not None and earlier_name_node is not None and name_node.id == earlier_name_node.id
+    if same_definition or name_node is None:
+        earlier_name_node = None
+        name_node = registration.definition_node if registration is not None and registration.definition_node \
+            else place
+    line = source.position((earlier_name_node or earlier_place).start_byte)[0]
+    return tool.finding(name_node, f"The tool name \"{tool.name}\" is already registered on line {line} and both "
+                                   "registrations are live at once; registerTool rejects the second with "
+                                   "InvalidStateError: rename one of them.", source=source)
+
+
+def _own_name_node(tool: ToolDefinition, source: SourceFile) -> Node | None:
+    """The node of the tool's name value, when it is in ``source``."""
+    prop = tool.prop("name")
+    return prop.value_node if prop is not None and tool.source is source else None
 
 
 # WM204 ---------------------------------------------------------------------------------------------
