@@ -135,7 +135,8 @@ def duplicate_tool_name(project: Project) -> Iterator[Finding]:
     for entries in groups.values():
         entries.sort(key=lambda entry: (entry[0].start_byte, entry[1].node.start_byte))
         for index, (place, tool) in enumerate(entries):
-            earlier = next((other for other in entries[:index] if not _exclusive(other[0], place)), None)
+            earlier = next((entries[before] for before in range(index) if not _exclusive(entries[before][0], place)),
+                           None)
             if earlier is not None:
                 yield _duplicate_finding(tool, place, earlier)
 
