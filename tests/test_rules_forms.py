@@ -166,6 +166,7 @@ def test_wm704_interpolated_labels_in_vue_and_svelte_count():
     'toolname="checkout" tooldescription="Completes the purchase of the basket." toolautosubmit',
     'toolname="basket" tooldescription="Buys the basket with the saved card." toolautosubmit',
     'toolname="basket" tooldescription="Uses the saved card." action="/cart/checkout" toolautosubmit',
+    'toolname="news" tooldescription="Weekly news." action="https://x.example/api/subscribe.php?src=1" toolautosubmit',
     'toolname="delete_account" tooldescription="Closes the account for good." toolautosubmit="false"',
 ])
 def test_wm705_flags_autosubmit_on_consequential_forms(attributes):
@@ -182,6 +183,7 @@ def test_wm705_flags_autosubmit_on_forms_with_password_or_payment_fields():
 @pytest.mark.parametrize("attributes", [
     'toolname="search_menu" tooldescription="Searches the menu." action="/menu" method="post" toolautosubmit',
     'toolname="order_status" tooldescription="Shows where an order is." toolautosubmit',
+    'toolname="track_parcel" tooldescription="Shows where a parcel is." action="/order/track" toolautosubmit',
     'toolname="checkout" tooldescription="Completes the purchase of the basket."',
 ])
 def test_wm705_accepts_harmless_autosubmit_and_consequential_forms_without_it(attributes):

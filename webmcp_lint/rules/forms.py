@@ -20,7 +20,7 @@ SENSITIVE_AUTOCOMPLETE = frozenset({
     "cc-number", "cc-csc", "cc-exp", "cc-exp-month", "cc-exp-year", "one-time-code", "new-password",
     "current-password",
 })
-_URL_PATH = re.compile(r"[/?#&=]+")
+_URL_TAIL = re.compile(r"[?#]")
 
 
 def _label(tool: ToolDefinition) -> str:
@@ -107,18 +107,25 @@ def autosubmit_consequential_form(tool: ToolDefinition, project: Project) -> Ite
 
 def _consequential_reason(form: FormTool) -> str | None:
     """Why an automatic submission is risky (WM602's reading of names and descriptions), or None."""
-    name, description, action = (form.element.value(key) for key in ("toolname", "tooldescription", "action"))
-    word = consequential_action(name if isinstance(name, str) else None,
-                                description if isinstance(description, str) else None)
-    if word is None and isinstance(action, str):
-        word = next(filter(None, (consequential_action(segment, None) for segment in _URL_PATH.split(action))), None)
-    if word is not None:
-        return f'names a consequential action ("{word}")'
+    texts = (form.element.value(key) for key in ("toolname", "tooldescription", "action"))
+    name, description, action = (value if isinstance(value, str) else None for value in texts)
+    readings = (("name", consequential_action(name, None)),
+                ("description", consequential_action(None, description)),
+                ("action", consequential_action(_endpoint(action), None) if action else None))
+    for where, word in readings:
+        if word is not None:
+            return f'names a consequential action ("{word}" in its {where})'
     for form_field in form.fields:
         kind = sensitive_kind(form_field)
         if kind is not None:
             return f"holds a {kind} field"
     return None
+
+
+def _endpoint(action: str) -> str:
+    """The last path segment of a form action without its extension: "/cart/checkout.php?x=1" -> "checkout"."""
+    path = _URL_TAIL.split(action, 1)[0].rstrip("/")
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
 
 
 def sensitive_kind(form_field: FormField) -> str | None:
