@@ -449,3 +449,12 @@ def test_walk_schema_visits_nested_schemas_in_order():
 def test_wm207_names_the_tool():
     [finding] = findings(register(BASE, "{ exposeTo: [] }"), "WM207")
     assert finding.tool_name == "get_time"
+
+
+def test_wm204_accepts_a_vue_schema_getter():
+    code = ('import { useWebMCP } from "@vueuse/core";\n'
+            'useWebMCP({ name: "a", description: "Does a thing.", execute() { return 1; }, '
+            'inputSchema: () => ({ type: "object", properties: {} }) });\n')
+    assert lint_text(code, "app.js").project.files[0].tools[0].source_kind.value == "vue"
+    assert findings(code, "WM204") == []
+    assert findings(register(BASE + ", inputSchema: () => ({})"), "WM204") != []

@@ -220,6 +220,8 @@ def invalid_input_schema(tool: ToolDefinition, project: Project) -> Iterator[Fin
         prop = tool.prop(field_name)
         if prop is None or isinstance(prop.value, Unknown) or prop.value is UNDEFINED:
             continue
+        if isinstance(prop.value, JSFunction) and tool.source_kind == SourceKind.VUE:
+            continue  # Vue's options take a getter (MaybeRefOrGetter)
         if not isinstance(prop.value, JSObject):
             yield tool.finding(prop.value_node or tool.anchor,
                                f"`{field_name}` must be a JSON Schema object with `type: \"object\"`.")
