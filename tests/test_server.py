@@ -213,3 +213,11 @@ def test_configuration_is_read_like_the_cli_and_reread_when_it_changes(in_proces
     server_module.watched_files_changed(language_server, types.DidChangeWatchedFilesParams(
         [types.FileEvent((tmp_path / ".webmcp-lint.toml").as_uri(), types.FileChangeType.Created)]))
     assert sent["published"][-1].diagnostics == []
+
+
+def test_an_untitled_buffer_is_linted_as_its_language(in_process_server):
+    language_server, sent = in_process_server
+    language_server.workspace.put_text_document(
+        types.TextDocumentItem("untitled:Untitled-1", "typescriptreact", 1, BAD_LINE))
+    language_server.publish("untitled:Untitled-1")
+    assert [d.code for d in sent["published"][-1].diagnostics] == ["WM101"]

@@ -113,7 +113,7 @@ class WebMCPServer(LanguageServer):
     def document_source(self, uri: str) -> SourceFile:
         """The editor's current text of ``uri`` as a SourceFile named like the file on disk."""
         document = self.workspace.get_text_document(uri)
-        if document.path:
+        if uri.startswith("file:") and document.path:
             path = Path(document.path)
             shown = display_path(path)
         else:
