@@ -42,14 +42,14 @@ def test_exit_zero_and_fail_on(project):
     (project / "src" / "bad.js").write_text("document.modelContext?.registerTool(def);\n")
     # WM002 (info) and WM106 (info) only: not failing by default, failing with --fail-on info.
     result = run("check", "src", "--select", "WM002", "--format", "json")
-    assert json.loads(result.output)["summary"]["infos"] >= 1
+    assert json.loads(result.stdout)["summary"]["infos"] >= 1
     assert result.exit_code == 0
     assert run("check", "src", "--select", "WM002", "--fail-on", "info").exit_code == 1
 
 
 def test_json_shape(project):
     result = run("check", "src", "--format", "json")
-    document = json.loads(result.output)
+    document = json.loads(result.stdout)
     assert document["version"] == 1
     assert document["tool"] == {"name": "webmcp-lint", "version": __version__}
     assert document["summary"] == {"files_checked": 2, "files_skipped": 0, "errors": 1, "warnings": 0, "infos": 0}
@@ -65,7 +65,7 @@ def test_json_shape(project):
 def test_columns_count_code_points(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("a.js").write_text('const s = "é😀"; const mc = navigator.modelContext;\n', encoding="utf-8")
-    (diagnostic,) = json.loads(run("check", "a.js", "--format", "json").output)["diagnostics"]
+    (diagnostic,) = json.loads(run("check", "a.js", "--format", "json").stdout)["diagnostics"]
     assert diagnostic["column"] == len('const s = "é😀"; const mc = ') + 1
 
 
@@ -90,7 +90,7 @@ def test_missing_path_is_a_usage_error(project):
 
 def test_stdin_with_filename(project):
     result = run("check", "-", "--stdin-filename", "src/x.ts", "--format", "json", stdin=BAD)
-    document = json.loads(result.output)
+    document = json.loads(result.stdout)
     assert [d["path"] for d in document["diagnostics"]] == ["src/x.ts"]
     assert result.exit_code == 1
 
@@ -124,10 +124,10 @@ def test_skips_are_counted_and_explicit_paths_linted(project):
     (project / "src" / "wide.js").write_text("var a = '" + "x" * 5000 + "'; navigator.modelContext;\n")
     (project / ".gitignore").write_text("ignored.js\n")
     (project / "src" / "ignored.js").write_text(BAD)
-    document = json.loads(run("check", ".", "--format", "json").output)
+    document = json.loads(run("check", ".", "--format", "json").stdout)
     assert {d["path"] for d in document["diagnostics"]} == {"src/bad.js"}
     assert document["summary"]["files_skipped"] == 3  # minified name, binary, long lines
-    explicit = json.loads(run("check", "src/ignored.js", "node_modules/lib/index.js", "--format", "json").output)
+    explicit = json.loads(run("check", "src/ignored.js", "node_modules/lib/index.js", "--format", "json").stdout)
     assert {d["path"] for d in explicit["diagnostics"]} == {"src/ignored.js", "node_modules/lib/index.js"}
 
 
@@ -140,7 +140,7 @@ def test_text_summary_names_skips(project):
 
 def test_rules_and_rule_commands():
     listing = run("rules", "--format", "json")
-    rows = json.loads(listing.output)
+    rows = json.loads(listing.stdout)
     assert {"code": "WM101", "slug": "deprecated-navigator-model-context", "severity": "error", "fix": "safe"}.items() \
         <= next(row for row in rows if row["code"] == "WM101").items()
     page = run("rule", "WM101").output
