@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     pass
 
 MAX_DEPTH = 48
+MAX_CANDIDATES = 1000  # elements one loop variable stands for (a generated 100,000-tool array stays fast)
 
 
 class _Undefined:
@@ -677,17 +678,29 @@ class Evaluator:
             if found is not None:
                 elements, path = found
                 values = []
-                for value in elements:
+                for value in _capped(elements):
                     for step in path:
                         value = member(value, step)
                     values.append(value)
                 return values
         if inner is not None and inner.type == "subscript_expression":
-            index = self.value(inner.child_by_field_name("index"), depth + 1)
+            index_node = inner.child_by_field_name("index")
+            index = self.value(index_node, depth + 1)
             target = self.value(inner.child_by_field_name("object"), depth + 1)
-            if isinstance(index, Unknown) and isinstance(target, JSArray) and target.items:
-                return target.values
+            if (isinstance(index, Unknown) or self._is_loop_counter(index_node)) \
+                    and isinstance(target, JSArray) and target.items:
+                return _capped(target.values)
         return [self.value(node, depth)]
+
+    def _is_loop_counter(self, node: Node | None) -> bool:
+        """``i`` declared in a ``for (let i = 0; ...)`` head: its initial value is not its value in the body."""
+        node = strip_transparent(node)
+        binding = self.scopes.resolve(node) if node is not None and node.type == "identifier" else None
+        if binding is None or binding.kind == "const":
+            return False
+        head = binding.declaration.parent
+        loop = head.parent if head is not None else None
+        return loop is not None and loop.type == "for_statement" and loop.child_by_field_name("initializer") == head
 
     def _loop_elements(self, binding: Binding, depth: int) -> tuple[list[Value], tuple[str | int, ...]] | None:
         if binding.path[:1] == (EACH,):
@@ -742,6 +755,13 @@ def call_argument_nodes(call: Node) -> list[Node]:
     if arguments is None or arguments.type != "arguments":
         return []
     return [child for child in arguments.named_children if child.type != "comment"]
+
+
+def _capped(values: list[Value]) -> list[Value]:
+    """At most MAX_CANDIDATES values; an Unknown at the end says the rest were not checked."""
+    if len(values) <= MAX_CANDIDATES:
+        return values
+    return values[:MAX_CANDIDATES] + [Unknown(f"only the first {MAX_CANDIDATES} elements of the array were checked")]
 
 
 def _elements(value: Value) -> list[Value]:

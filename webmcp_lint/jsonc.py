@@ -16,6 +16,7 @@ from typing import Any
 from webmcp_lint.source import BinaryFileError, SourceFile
 
 KeyPath = tuple[str | int, ...]
+MAX_SPAN_DEPTH = 8  # keys deeper than this get no span (findings point at top-level settings)
 
 
 class JsonError(ValueError):
@@ -59,7 +60,7 @@ def parse_jsonc(text: str) -> tuple[Any, dict[KeyPath, tuple[int, int]]]:
         char = text[index]
         if char == '"':
             end = _string_end(text, index)
-            if stack and stack[-1][0] == "{" and stack[-1][3]:
+            if stack and stack[-1][0] == "{" and stack[-1][3] and len(stack) <= MAX_SPAN_DEPTH:
                 try:
                     key = json.loads(text[index:end])
                 except ValueError as error:
@@ -84,7 +85,7 @@ def parse_jsonc(text: str) -> tuple[Any, dict[KeyPath, tuple[int, int]]]:
             continue
         if char in "{[":
             parent_path: KeyPath = ()
-            if stack:
+            if stack and len(stack) < MAX_SPAN_DEPTH:
                 parent_path = stack[-1][1] + (stack[-1][2],)
             stack.append([char, parent_path, 0 if char == "[" else None, char == "{"])
             last_comma = None

@@ -111,8 +111,12 @@ def pattern_names(pattern: Node, path: tuple[str | int, ...] = ()):
                 elif child.type == "rest_pattern":
                     stack.extend((grand, node_path + ("...",)) for grand in child.named_children)
         elif kind == "array_pattern":
-            for index, child in enumerate(node.named_children):
-                stack.append((child, node_path + (index,)))
+            index = 0  # holes (`[, second]`) are commas without a node
+            for child in node.children:
+                if child.type == ",":
+                    index += 1
+                elif child.is_named and child.type != "comment":
+                    stack.append((child, node_path + (index,)))
         elif kind in ("assignment_pattern", "object_assignment_pattern"):
             left = node.child_by_field_name("left")
             if left is not None:

@@ -1,0 +1,165 @@
+"""Every source of tool definitions reaches the rules: factories, loops, typed objects, framework options."""
+
+from __future__ import annotations
+
+import pytest
+from support import flagged_text
+
+from webmcp_lint.engine import Settings, lint_text
+from webmcp_lint.model import SourceKind
+
+TOOL = '{ name: "bad name", description: "Lists the items in the inventory.", execute() { return []; } }'
+REGISTER = 'document.modelContext?.registerTool(%s);\n'
+
+
+def tools(code: str, filename: str = "app.js"):
+    result = lint_text(code, filename, Settings())
+    assert not result.internal_errors, result.internal_errors
+    return list(result.project.tools)
+
+
+def kinds(code: str, filename: str = "app.js"):
+    return [(tool.source_kind, tool.framework, tool.name) for tool in tools(code, filename)]
+
+
+@pytest.mark.parametrize("code", [
+    f"function make(store) {{ return {TOOL}; }}\n" + REGISTER % "make(store)",
+    f"const make = (store) => ({TOOL});\n" + REGISTER % "make(store)",
+    f"const make = function (store) {{ if (!store) return null; return {TOOL}; }};\n" + REGISTER % "make(store)",
+    f"const factory = {{ create(store) {{ return {TOOL}; }} }};\n" + REGISTER % "factory.create(store)",
+    f"class Factory {{ static create() {{ return {TOOL}; }} }}\n" + REGISTER % "Factory.create()",
+    f"class Page {{ tool() {{ return {TOOL}; }} mount() {{ {REGISTER % 'this.tool()'} }} }}\n",
+    f"class Page {{ definition = {TOOL}; mount() {{ {REGISTER % 'this.definition'} }} }}\n",
+    f"const defineTool = (tool) => tool;\n" + REGISTER % f"defineTool({TOOL})",
+    f"const tool = Object.freeze({TOOL});\n" + REGISTER % "tool",
+    f"async function load() {{ return {TOOL}; }}\n" + REGISTER % "await load()",
+])
+def test_factories_and_helpers(code):
+    assert flagged_text(code, "WM201") == ['"bad name"']
+
+
+def test_factory_with_two_possible_objects_is_unresolved():
+    code = f"function make(kind) {{ if (kind) return {TOOL}; return {TOOL}; }}\n" + REGISTER % "make(1)"
+    assert flagged_text(code, "WM201") == []
+    assert len(flagged_text(code, "WM002")) == 1
+
+
+def test_recursive_factory_does_not_hang():
+    code = "function make() { return make(); }\n" + REGISTER % "make()"
+    assert len(flagged_text(code, "WM002")) == 1
+
+
+LIST = f"const tools = [{TOOL}, {{ ...{TOOL}, name: \"other bad\" }}];\n"
+
+
+@pytest.mark.parametrize("code", [
+    LIST + "for (const tool of tools) { " + REGISTER % "tool" + "}",
+    LIST + "tools.forEach((tool) => " + REGISTER % "tool" + ");",
+    LIST + "await Promise.all(tools.map(async (tool) => " + REGISTER % "tool" + "));",
+    LIST + "for (let i = 0; i < tools.length; i++) { " + REGISTER % "tools[i]" + "}",
+    LIST + "const byName = { a: tools[0], b: tools[1] };\nObject.values(byName).forEach(function (tool) { "
+    + REGISTER % "tool" + "});",
+    LIST + "for (const [, tool] of Object.entries({ a: tools[0], b: tools[1] })) " + REGISTER % "tool",
+    LIST + "tools.filter((tool) => tool.enabled !== false).forEach((tool) => " + REGISTER % "tool" + ");",
+    LIST + "for (const tool of [...tools.slice(0, 1), ...tools.filter(Boolean).slice(1)]) " + REGISTER % "tool",
+])
+def test_loops_over_arrays_of_definitions(code):
+    assert sorted(flagged_text(code, "WM201")) == ['"bad name"', '"other bad"']
+
+
+def test_loop_variable_outside_a_loop_value_is_not_guessed():
+    code = "for (const tool of getTools()) " + REGISTER % "tool"
+    assert flagged_text(code, "WM201") == []
+    assert len(flagged_text(code, "WM002")) == 1
+
+
+@pytest.mark.parametrize("code", [
+    f"const tool: WebMCP.ModelContextTool = {TOOL};",
+    f"const tool = {TOOL} satisfies WebMCP.ModelContextTool;",
+    f"const tool = {TOOL} as WebMCP.ModelContextTool;",
+    f"export const tools: WebMCP.ModelContextTool[] = [{TOOL}];",
+    f"const tools: Array<WebMCP.ModelContextTool> = [{TOOL}];",
+    f"export function make(store: Store): WebMCP.ModelContextTool {{ return {TOOL}; }}",
+    f"const make = (): WebMCP.ModelContextTool => ({TOOL});",
+    f'import type {{ ModelContextTool as Tool }} from "webmcp-types";\nconst tool: Tool = {TOOL};',
+    f"class Tools {{ search: WebMCP.ModelContextTool = {TOOL}; }}",
+])
+def test_typed_tools_are_definitions_without_registration(code):
+    assert kinds(code, "tools.ts") == [(SourceKind.TYPED, None, "bad name")]
+    assert flagged_text(code, "WM201", "tools.ts") == ['"bad name"']
+
+
+@pytest.mark.parametrize("code", [
+    'const entry: WebMCP.ModelContextTool = { name: "search", description: "Finds things." };',
+    f"const draft: Partial<WebMCP.ModelContextTool> = {TOOL};",
+    f"const other: SomethingElse = {TOOL};",
+])
+def test_not_typed_tools(code):
+    assert tools(code, "tools.ts") == []
+
+
+def test_typed_and_registered_definition_is_one_registered_tool():
+    code = f"const tool: WebMCP.ModelContextTool = {TOOL};\n" + REGISTER % "tool"
+    assert kinds(code, "tools.ts") == [(SourceKind.IMPERATIVE, None, "bad name")]
+    assert flagged_text(code, "WM201", "tools.ts") == ['"bad name"']
+
+
+HOOK_OPTIONS = ('{ name: "bad name", description: "Lists the open orders of the user.", enabled: ready, '
+                'execute() { throw new Error("no"); } }')
+
+
+@pytest.mark.parametrize(("module", "kind", "framework"), [
+    ("use-webmcp-tool", SourceKind.REACT, "react"),
+    ("usewebmcp", SourceKind.REACT, "react"),
+    ("@mcp-b/react-webmcp", SourceKind.REACT, "react"),
+    ("@vueuse/core", SourceKind.VUE, "vue"),
+])
+def test_use_webmcp_options_are_definitions(module, kind, framework):
+    code = f'import {{ useWebMCP as useTool }} from "{module}";\nexport function useOrders(ready) {{ useTool({HOOK_OPTIONS}); }}\n'
+    assert kinds(code) == [(kind, framework, "bad name")]
+    assert flagged_text(code, "WM201") == ['"bad name"']
+    assert flagged_text(code, "WM206") == []  # enabled is a hook option
+    # The Vue wrapper turns throws into isError results (WM401 exempts it); the React hooks do not.
+    assert len(flagged_text(code, "WM401")) == (0 if kind == SourceKind.VUE else 1)
+
+
+def test_vue_namespace_import_and_extra_options():
+    code = ('import * as core from "@vueuse/core";\nconst options = { name: "bad name", description: '
+            '"Lists the open orders of the user.", execute: () => [], formatOutput: (r) => r, onError() {}, '
+            'document };\ncore.useWebMCP(options);\n')
+    assert kinds(code) == [(SourceKind.VUE, "vue", "bad name")]
+    assert flagged_text(code, "WM206") == []
+
+
+def test_use_webmcp_from_another_package_is_not_a_tool():
+    code = f'import {{ useWebMCP }} from "./my-hooks";\nexport function App() {{ useWebMCP({HOOK_OPTIONS}); }}\n'
+    assert tools(code) == []
+
+
+def test_angular_sources():
+    code = (
+        'import { declareExperimentalWebMcpTool, provideExperimentalWebMcpTools } from "@angular/core";\n'
+        'import { form } from "@angular/forms/signals";\n'
+        f"const shared = {TOOL};\n"
+        f"export const appConfig = {{ providers: [provideExperimentalWebMcpTools([shared, {{ ...{TOOL}, name: \"two bad\" }}])] }};\n"
+        "class Orders {\n"
+        f"  constructor() {{ declareExperimentalWebMcpTool({{ ...{TOOL}, name: \"three bad\" }}); }}\n"
+        "  checkout = form(this.model, { experimentalWebMcpTool: { name: \"four bad\", description: \"Places the order in the cart.\" } });\n"
+        "}\n")
+    found = sorted((tool.source_kind, tool.name) for tool in tools(code, "app.config.ts"))
+    assert found == [(SourceKind.ANGULAR, "bad name"), (SourceKind.ANGULAR, "three bad"),
+                     (SourceKind.ANGULAR, "two bad"), (SourceKind.ANGULAR_FORM, "four bad")]
+    # The form tool has no execute by design: not a missing field.
+    assert all("four bad" not in text for text in flagged_text(code, "WM202", "app.config.ts"))
+
+
+def test_imperative_tools_record_the_app_framework():
+    code = 'import { useEffect } from "react";\n' + REGISTER % TOOL
+    assert kinds(code) == [(SourceKind.IMPERATIVE, "react", "bad name")]
+    assert kinds(REGISTER % TOOL) == [(SourceKind.IMPERATIVE, None, "bad name")]
+
+
+def test_mcp_server_sdk_is_still_not_a_tool():
+    code = 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nconst server = new McpServer({});\n' \
+           f'const tools = [{TOOL}];\nfor (const tool of tools) server.registerTool(tool.name, tool, () => {{}});\n'
+    assert tools(code) == []
