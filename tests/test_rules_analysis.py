@@ -28,6 +28,11 @@ def test_wm001_points_at_a_missing_token():
     assert finding.start_position()[0] == 1
 
 
+def test_wm001_says_when_code_is_still_open_at_the_end():
+    [finding] = findings('document.modelContext.registerTool({ name: "a", description: "b"\n', "WM001")
+    assert finding.start_position() == (1, 1) and "end of the file" in finding.message
+
+
 def test_wm001_cuts_a_long_error_at_its_first_line():
     code = "document.modelContext.registerTool(" + "{\n" * 3 + "a: (;\n"
     for finding in findings(code, "WM001"):

@@ -30,6 +30,8 @@ def _has_webmcp_facts(analysis: FileAnalysis) -> bool:
 def _describe(script: Script, error: Node) -> str:
     if error.is_missing:
         return f"This file does not parse: `{error.type}` is missing here"
+    if error.end_byte >= len(script.source.data.rstrip()):
+        return "This file does not parse: the code starting here is still open at the end of the file"
     token = script.text(error).strip().split("\n", 1)[0][:40]
     return f"This file does not parse: unexpected `{token}`" if token else "This file does not parse"
 
