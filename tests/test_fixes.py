@@ -266,6 +266,21 @@ def test_fix_writes_in_place_keeping_encoding_and_line_endings(tmp_path, monkeyp
     assert list(tmp_path.iterdir()) == [tmp_path / "app.js"]  # no temporary file left behind
 
 
+def test_a_file_that_cannot_be_written_is_an_error_and_stays_as_it_was(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("app.js").write_text(WM101_CODE, encoding="utf-8")
+
+    def refuse(*args):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("webmcp_lint.fixes.os.replace", refuse)
+    result = CliRunner().invoke(main, ["check", "app.js", "--fix", "--select", "WM101"])
+    assert result.exit_code == 2
+    assert "webmcp-lint: error: app.js: not written: Permission denied" in result.stderr
+    assert Path("app.js").read_text(encoding="utf-8") == WM101_CODE
+    assert list(tmp_path.iterdir()) == [tmp_path / "app.js"]
+
+
 def test_diff_prints_the_change_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("app.js").write_text(WM101_CODE, encoding="utf-8")

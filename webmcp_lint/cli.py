@@ -18,7 +18,7 @@ from webmcp_lint.baseline import BaselineError, new_findings, write_baseline
 from webmcp_lint.commands.tools import FORMATS as TOOLS_FORMATS, drift, render as render_surface
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
-from webmcp_lint.engine import LintResult, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
+from webmcp_lint.engine import LintResult, Notice, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
 from webmcp_lint.fixes import FixRun, describe_fixes, fix_sources, unified_diff, write_fixed
 from webmcp_lint.formats import RenderOptions, available_formats, render
 from webmcp_lint.pages import load_page
@@ -99,8 +99,8 @@ def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool
         if from_stdin:
             continue
         problem = write_fixed(original, fixed)
-        if problem:
-            click.echo(f"webmcp-lint: error: {original.display_path}: {problem}", err=True)
+        if problem:  # reported with the other notices; an error, so the exit code is 2
+            run.result.notices.append(Notice(original.display_path, problem, internal_error=True))
     if from_stdin:
         for source in run.originals.values():
             fixed = run.fixed.get(source.display_path, source)
