@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from support import findings, lint, lint_project
 
 from webmcp_lint.engine import lint_text
@@ -39,6 +40,15 @@ def test_classic_scripts_share_the_global_scope_of_the_page():
             '<script>mc.registerTool({ name: "a", description: "Does a thing for the user.", execute() {} });</script>\n')
     [tool] = project_of(page, "index.html").tools
     assert tool.name == "a"
+
+
+@pytest.mark.parametrize("first", ["function broken( {", "const settings = {", "var s = 'abc", "init() // set up"])
+def test_a_broken_or_unfinished_classic_script_does_not_hide_the_next_one(first):
+    page = (f"<script>{first}</script><script>document.modelContext.registerTool(\n"
+            '{ name: "find shop", description: "Finds a shop.", execute() {} });</script>\n')
+    assert [d.source.slice(d.start, d.end) for d in findings(page, "WM201", "index.html")] == ['"find shop"']
+    scripts = project_of(page, "index.html").files[0].scripts
+    assert [len(script.tree.included_ranges) for script in scripts[1:]] == [1, 1]
 
 
 def test_module_scripts_keep_their_own_scope():

@@ -14,6 +14,7 @@ module (one tree per language).
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ class ScriptSection:
 
     language: str
     ranges: list[tree_sitter.Range] = field(default_factory=list)
+    tree: tree_sitter.Tree | None = None  # already parsed (to check how the scripts combine)
 
 
 @dataclass
@@ -66,7 +68,7 @@ def split_markup(data: bytes, path: str) -> Markup:
     suffix = Path(path).suffix.lower()
     tree = parse(mask_svelte_expressions(data) if suffix == ".svelte" else data, HTML)
     is_page = suffix in PAGE_SUFFIXES
-    classic_by_language: dict[str, ScriptSection] = {}
+    shared_by_language: dict[str, list[tree_sitter.Range]] = {}
     sections: list[ScriptSection] = []
     for start_tag, text in _script_texts(tree.root_node):
         attributes = start_tag_attributes(start_tag)
@@ -79,12 +81,41 @@ def split_markup(data: bytes, path: str) -> Markup:
         script_range = tree_sitter.Range(text.start_point, text.end_point, text.start_byte, text.end_byte)
         if own_scope:
             sections.append(ScriptSection(language, [script_range]))
-            continue
-        if language not in classic_by_language:
-            classic_by_language[language] = ScriptSection(language)
-            sections.append(classic_by_language[language])
-        classic_by_language[language].ranges.append(script_range)
+        else:
+            shared_by_language.setdefault(language, []).append(script_range)
+    for language, ranges in shared_by_language.items():
+        sections.extend(_shared_scope_sections(data, language, ranges))
+    sections.sort(key=lambda section: section.ranges[0].start_byte)
     return Markup(tree, sections)
+
+
+def _shared_scope_sections(data: bytes, language: str, ranges: list[tree_sitter.Range]) -> list[ScriptSection]:
+    """Scripts sharing a scope, parsed as one tree when that reads each of them as the browser does.
+
+    Concatenated, a script with a syntax error would swallow the next one (the browser drops only the
+    broken script), and a trailing ``// comment`` or a missing semicolon would run into it; such scripts
+    get a tree of their own, so one bad script never hides another."""
+    if len(ranges) == 1:
+        return [ScriptSection(language, ranges)]
+    parses_alone = [not parse(data, language, [script]).root_node.has_error for script in ranges]
+    clean = [script for script, parses in zip(ranges, parses_alone) if parses]
+    alone = [ScriptSection(language, [script]) for script, parses in zip(ranges, parses_alone) if not parses]
+    if len(clean) > 1:
+        combined = parse(data, language, clean)
+        if _statements_stay_in_their_scripts(combined.root_node, clean):
+            return alone + [ScriptSection(language, clean, combined)]
+    return alone + [ScriptSection(language, [script]) for script in clean]
+
+
+def _statements_stay_in_their_scripts(root: Node, ranges: list[tree_sitter.Range]) -> bool:
+    if root.has_error:
+        return False
+    ends = [script.end_byte for script in ranges]
+    for statement in root.children:
+        index = bisect.bisect_left(ends, statement.start_byte + 1)  # the script the statement starts in
+        if index == len(ends) or statement.end_byte > ends[index]:
+            return False
+    return True
 
 
 _RAW_TEXT_OPEN = re.compile(rb"<(script|style)\b", re.IGNORECASE)

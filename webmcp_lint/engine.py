@@ -142,7 +142,8 @@ def file_scripts(source: SourceFile, kinds: frozenset[str], index: ProjectIndex 
         return []
     markup = split_markup(source.data, source.display_path)
     return [build_script(source, HTML, kinds, tree=markup.tree, index=index)] + [
-        build_script(source, section.language, kinds, section.ranges, index=index) for section in markup.sections
+        build_script(source, section.language, kinds, section.ranges, section.tree, index=index)
+        for section in markup.sections
     ]
 
 
