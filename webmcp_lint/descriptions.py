@@ -153,13 +153,21 @@ def _looks_like_identifier(name: str) -> bool:
     return "_" in name or _INNER_CAPITAL.search(name) is not None
 
 
+_PARENTHESISED_NOTES = words.JSON_TYPE_WORDS | {"required", "optional", "default", "defaults"}
+
+
 def _is_name_here(tokens: Sequence[Token], index: int, name: str) -> bool:
     if _looks_like_identifier(name):
         return True
     following = tokens[index + 1] if index + 1 < len(tokens) else None
-    if following is not None and following.kind == "punct" and following.text in (":", "(", "=") \
-            and following.start == tokens[index].end or (following is not None and following.text == "="):
+    if following is not None and following.text in (":", "="):
         return True
+    if following is not None and following.text == "(":
+        # "query(...)" or "query (string, required)", not "a city (or town)".
+        note = [token.lower for token in tokens[index + 2:index + 7]]
+        closing = note.index(")") if ")" in note else len(note)
+        if following.start == tokens[index].end or any(word in _PARENTHESISED_NOTES for word in note[:closing]):
+            return True
     neighbours = [tokens[position].lower for position in (index - 1, index + 1) if 0 <= position < len(tokens)]
     return any(neighbour in words.PARAMETER_WORDS for neighbour in neighbours)
 
@@ -217,6 +225,14 @@ def _is_type_use(sentence: list[Token], index: int, type_word: str) -> bool:
     before = sentence[position].lower if position >= 0 else ""
     if position < 0 and (has_article or (following is not None and following.kind == "punct" and following.text in ":,–-")):
         return type_word != "number" or after != "of"  # "A string ...", "Integer: ...", but "A number of"
+    if position < 0 and type_word != "number":
+        return True  # "String containing the name", "Boolean."; "Number of tickets" is English
+    if type_word != "number" and not has_article:
+        # "must be a valid email string": up to two words between the article and the type word
+        for gap in (1, 2):
+            if position - gap >= 1 and sentence[position - gap].lower in words.ARTICLES \
+                    and sentence[position - gap - 1].lower in words.TYPE_INTRODUCERS:
+                return True
     if before in words.TYPE_INTRODUCERS and (has_article or before in ("type", "typed", "as")):
         return True
     if before == "of" and position >= 1 and sentence[position - 1].lower == "type":
@@ -367,7 +383,7 @@ def _bound_at(text: str, sentence: list[Token], index: int) -> tuple[Statement |
         hyphenated = joiner.text in ("-", "–") and joiner.start == token.end and high.start == joiner.end
         if hyphenated and not (_parenthesised(sentence, index) is not None
                                or (_unit(sentence, index + 3) or "").endswith("s")):
-            hyphenated = False  # "call 555-1234": a range only in parentheses or before a unit ("1-100 items")
+            hyphenated = (_number(token) or 0) <= 1  # "call 555-1234" is no range; "(1-100)", "1-100 items", "1-5" are
         if high_number is not None and high_number > (_number(token) or 0) and (joiner.lower == "to" or hyphenated):
             before = sentence[index - 1].lower if index else ""
             if before not in ("iso", "rfc", "utf", "version", "v", "page", "pages", "chapter", "section"):
@@ -411,12 +427,6 @@ def _bound_at(text: str, sentence: list[Token], index: int) -> tuple[Statement |
     return None, 0
 
 
-_STRONG_LEADS = (("one", "of"), ("choose", "from"), ("pick", "from"), ("select", "from"), ("allowed", "values"),
-                 ("valid", "values"), ("accepted", "values"), ("supported", "values"), ("possible", "values"),
-                 ("permitted", "values"), ("valid", "options"), ("available", "values"), ("allowed", "options"))
-_WEAK_LEADS = (("options",), ("choices",), ("values",), ("allowed",), ("supported",), ("accepts",), ("modes",),
-               ("accepted",), ("valid",))
-_MODAL_LEADS = (("must", "be"), ("can", "be"), ("should", "be"), ("either",), ("is", "either"))
 _LIST_SEPARATORS = frozenset({",", "/", "|", "or", "and"})
 
 
@@ -441,56 +451,90 @@ def _after_example_lead(sentence: list[Token], index: int) -> bool:
     return any(word in words.EXAMPLE_LEADS for word in window)
 
 
-def _listed_values(text: str, sentence: list[Token], index: int) -> Statement | None:
-    for leads, strength in ((_STRONG_LEADS, "strong"), (_WEAK_LEADS, "weak"), (_MODAL_LEADS, "modal")):
-        for lead in leads:
-            if not _follows(sentence, index, lead):
-                continue
-            position = index + len(lead)
-            has_colon = position < len(sentence) and sentence[position].text in (":", "=")
-            if has_colon:
-                position += 1
-            elif strength == "weak":
-                if not _follows(sentence, position, ("are",)) and not _follows(sentence, position, ("include",)):
-                    continue
-                position += 1
-            items, last = _list_items(sentence, position)
-            if len(items) < 2 or last is None:
-                continue
-            if strength == "modal" and not has_colon and not (
-                    all(item.is_literal for item in items) or len(items) >= 3):
-                continue
-            if all(item.lower in ("true", "false") for item in items):
-                continue
-            return Statement(_phrase(text, sentence[index], last), [item.text for item in items])
-    token = sentence[index]
-    # Quoted lists: "asc" or "desc"; a|b|c; (asc/desc)
-    if token.kind in ("quoted", "code") or (token.is_word and index + 1 < len(sentence) and sentence[index + 1].text == "|"):
-        items, last = _list_items(sentence, index)
-        if len(items) >= 2 and last is not None and (all(item.kind in ("quoted", "code") for item in items)
-                                                     or _all_joined_by(sentence, index, last, "|")):
-            if not all(item.lower in ("true", "false") for item in items):
-                return Statement(_phrase(text, token, last), [item.text for item in items])
-    if token.text == "(":
-        items, last = _list_items(sentence, index + 1)
-        closing = _index_of(sentence, last) + 1 if last is not None else -1
-        if len(items) >= 2 and 0 < closing < len(sentence) and sentence[closing].text == ")" \
-                and not all(item.lower in ("true", "false") for item in items) \
-                and not any(item.lower in words.STOP_WORDS for item in items) \
-                and any(_index_of(sentence, item) + 1 < len(sentence) and sentence[_index_of(sentence, item) + 1].text in ("/", "|", ",")
-                        for item in items[:-1]):
-            return Statement(_phrase(text, token, sentence[closing]), [item.text for item in items])
+def _listed_values(text: str, sentence: Sequence[Token], index: int) -> Statement | None:
+    for finder in (_announced_list, _list_after_colon, _quoted_or_piped_list, _parenthesised_list):
+        found = finder(sentence, index)
+        if found is not None:
+            first, items, last = found
+            if len(items) >= 2 and not all(item.lower in ("true", "false") for item in items):
+                return Statement(_phrase(text, first, last), [item.text for item in items])
     return None
 
 
-def _index_of(sentence: list[Token], token: Token) -> int:
+ListMatch = tuple[Token, list[Token], Token]
+
+
+def _announced_list(sentence: Sequence[Token], index: int) -> ListMatch | None:
+    """"one of small, medium", "allowed values: a, b", "either 'x' or 'y'" (vocabulary.ALLOWED_VALUE_LEADS)."""
+    for lead, strength in words.ALLOWED_VALUE_LEADS.items():
+        if not _follows(sentence, index, lead):
+            continue
+        position = index + len(lead)
+        has_colon = position < len(sentence) and sentence[position].text in (":", "=")
+        if has_colon:
+            position += 1
+        elif strength == "weak":
+            if not (_follows(sentence, position, ("are",)) or _follows(sentence, position, ("include",))):
+                continue
+            position += 1
+        items, last = _list_items(sentence, position)
+        if len(items) < 2 or last is None:
+            continue
+        if strength == "modal" and not has_colon and not (all(item.is_literal for item in items) or len(items) >= 3):
+            continue
+        return sentence[index], items, last
+    return None
+
+
+def _list_after_colon(sentence: Sequence[Token], index: int) -> ListMatch | None:
+    """"Unit: celsius or fahrenheit." -- a short list that fills the rest of the sentence after a colon."""
+    if sentence[index].text != ":" or index == 0:
+        return None
+    items, last = _list_items(sentence, index + 1)
+    has_or = any(token.lower == "or" for token in sentence[index + 1:])
+    announced = sentence[index - 1].lower in ("following", "values", "options", "choices")
+    if 2 <= len(items) <= 8 and last is sentence[-1] and (has_or or announced):
+        return sentence[index - 1], items, last
+    return None
+
+
+def _quoted_or_piped_list(sentence: Sequence[Token], index: int) -> ListMatch | None:
+    """'"asc" or "desc"', "`a`, `b`", "pickup|delivery"."""
+    token = sentence[index]
+    piped = token.is_word and index + 1 < len(sentence) and sentence[index + 1].text == "|"
+    if token.kind not in ("quoted", "code") and not piped:
+        return None
+    items, last = _list_items(sentence, index)
+    if last is None:
+        return None
+    if all(item.kind in ("quoted", "code") for item in items):
+        return token, items, last
+    between = sentence[index + 1:_index_of(sentence, last)]
+    if all(separator.text == "|" for separator in between[::2]):
+        return token, items, last
+    return None
+
+
+def _parenthesised_list(sentence: Sequence[Token], index: int) -> ListMatch | None:
+    """"(asc/desc)", "(low, medium, high)": a parenthesised group holding only short values."""
+    if sentence[index].text != "(":
+        return None
+    items, last = _list_items(sentence, index + 1)
+    if last is None:
+        return None
+    closing = _index_of(sentence, last) + 1
+    if closing >= len(sentence) or sentence[closing].text != ")":
+        return None
+    if any(item.lower in words.STOP_WORDS for item in items):
+        return None
+    separators = {token.text for token in sentence[index + 1:closing] if token.kind == "punct"}
+    if not separators & {"/", "|", ","}:
+        return None
+    return sentence[index], items, sentence[closing]
+
+
+def _index_of(sentence: Sequence[Token], token: Token) -> int:
     return next(position for position, candidate in enumerate(sentence) if candidate is token)
-
-
-def _all_joined_by(sentence: list[Token], first: Token, last: Token | int, separator: str) -> bool:
-    start = first if isinstance(first, int) else _index_of(sentence, first)
-    end = _index_of(sentence, last) if isinstance(last, Token) else last
-    return all(sentence[position].text == separator for position in range(start + 1, end, 2))
 
 
 def _list_items(sentence: list[Token], position: int) -> tuple[list[Token], Token | None]:
@@ -721,12 +765,12 @@ _DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "y
                           "money", "funds"})
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _is_information_noun(word: str) -> bool:
-    return word in words.INFORMATION_NOUNS or _singular(word) in words.INFORMATION_NOUNS
+    return word in words.INFORMATION_NOUNS or singular(word) in words.INFORMATION_NOUNS
 
 
 @lru_cache(maxsize=4096)
@@ -742,10 +786,11 @@ def consequential_action(name: str | None, description: str | None) -> str | Non
         if not parts or parts[0] in words.QUERY_VERBS:
             continue
         first = parts[0]
-        if first in words.CONSEQUENTIAL_VERBS and not (len(parts) > 1 and _is_information_noun(parts[-1])):
+        if first in words.CONSEQUENTIAL_VERBS and not (first in words.NOUN_LIKE_VERBS and len(parts) > 1
+                                                       and _is_information_noun(parts[-1])):
             return first
         if first in words.LIGHT_VERBS:
-            noun = next((_singular(part) for part in parts[1:] if _singular(part) in words.CONSEQUENTIAL_NOUNS), None)
+            noun = next((singular(part) for part in parts[1:] if singular(part) in words.CONSEQUENTIAL_NOUNS), None)
             if noun is not None:
                 return f"{first} {noun}"
     for sentence in sentences(tokenize(description or "")):

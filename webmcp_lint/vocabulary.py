@@ -31,11 +31,14 @@ CONSEQUENTIAL_NOUNS = frozenset({
 })
 LIGHT_VERBS = frozenset({"place", "make", "complete", "process", "create", "finalize", "execute", "initiate",
                          "issue", "submit", "confirm", "send"})
-# A name made of one of these plus a consequential word is about the thing, not the act: "order_status".
+# Consequential verbs that are nouns too: "order_status" is about an order, "message_templates" about messages.
+NOUN_LIKE_VERBS = frozenset({"order", "email", "message", "post", "book", "transfer", "purchase", "refund",
+                             "checkout", "invite", "tweet", "reply", "charge", "trade", "schedule", "dm", "sms"})
+# A name made of a noun-like verb and one of these is about the thing, not the act: "order_status".
 INFORMATION_NOUNS = frozenset({
     "status", "history", "details", "detail", "summary", "info", "information", "count", "total",
     "preview", "estimate", "options", "settings", "preferences", "state", "list", "lists", "log", "logs",
-    "tracking", "receipt", "receipts", "policy", "quote", "quotes", "availability", "form", "template",
+    "tracking", "policy", "quote", "quotes", "availability", "form", "template",
 })
 # Words that mark a consequential word in prose as a verb: "to send", "will delete", "and pay".
 VERB_MARKERS = frozenset({
@@ -46,7 +49,7 @@ VERB_MARKERS = frozenset({
 # --- WM604: names that read like a query --------------------------------------------------------
 QUERY_VERBS = frozenset({
     "get", "list", "search", "find", "read", "lookup", "fetch", "count", "check", "calculate",
-    "query", "retrieve", "show", "view", "describe", "browse", "compute", "estimate", "preview",
+    "query", "retrieve", "show", "view", "describe", "browse", "compute", "estimate", "preview", "look",
 })
 
 # --- WM606: developer tooling -------------------------------------------------------------------
@@ -64,7 +67,8 @@ DEVELOPER_PAIRS = frozenset({
     ("app", "state"), ("application", "state"), ("application", "store"), ("app", "store"),
     ("reset", "store"), ("reset", "state"), ("clear", "store"), ("clear", "state"), ("wipe", "store"),
     ("log", "level"), ("dev", "tools"), ("developer", "tools"), ("developer", "tooling"), ("dev", "mode"),
-    ("debug", "mode"), ("redux", "state"), ("store", "state"), ("cache", "state"),
+    ("debug", "mode"), ("redux", "state"), ("store", "state"), ("cache", "state"), ("for", "developers"),
+    ("developers", "only"), ("developer", "only"), ("testing", "only"), ("internal", "testing"),
 })
 
 # --- WM608: instructions aimed at the agent (regular expressions over lower-cased text) ---------
@@ -76,7 +80,15 @@ AGENT_INSTRUCTION_PATTERNS = (
     r"\b(?:always|first)\s+(?:call|use|invoke|run)\s+(?:this|the)\s+(?:tool|function)\b",
     r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)?\s*(?:first|before\s+(?:any|all|every)\b)",
     r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+(?:instead\s+of|rather\s+than|over)\b",
-    r"\b(?:prefer|choose)\s+this\s+(?:tool|function)\b",
+    r"\b(?:prefer|choose)\s+this\s+(?:tool|function|one)?\s*(?:over|instead|to|first|whenever|for\s+(?:every|all|any))\b",
+    r"\b(?:must|should|needs?\s+to)\s+be\s+(?:called|used|invoked|run)\s+(?:first|before\s+(?:any|all|every|other)|"
+    r"instead|for\s+(?:every|all|any)|every\s+time|always)\b",
+    r"\b(?:call|use|invoke|run)\s+this\s+(?:tool\s+|function\s+)?(?:every\s+time|on\s+every|for\s+(?:every|all|any)"
+    r"\s+(?:request|question|message|task|query))\b",
+    r"\b(?:do\s+not|don't|dont|never)\s+(?:mention|reveal|disclose|show|tell|explain)\b.{0,40}?\bto\s+(?:the\s+)?user\b",
+    r"\byou\s+are\s+(?:a|an)\s+(?:helpful|ai|assistant|agent|language|large)\b",
+    r"\bforget\s+(?:everything|all\s+(?:previous|prior|your))\b",
+    r"\b(?:the\s+)?user\s+has\s+already\s+(?:approved|consented|authori[sz]ed|confirmed|agreed)\b",
     r"\b(?:never|do\s+not|don't|dont)\s+(?:call|use|invoke|run|trust)\s+(?:any\s+)?(?:other|another|the\s+other)\s+tools?\b",
     r"\b(?:never|do\s+not|don't|dont|without)\s+(?:tell|telling|inform|informing|ask|asking|notify|notifying|"
     r"alert|alerting|warn|warning|mention|mentioning|show|showing|consult|consulting|confirm(?:ing)?\s+with|"
@@ -110,8 +122,8 @@ SENSITIVE_PHRASES = (
     ("api", "token"), ("id", "token"), ("jwt",), ("token",), ("credentials",), ("credential",),
     ("sort", "code"),
 )
-# In descriptions, these only count written as a word of their own in this case ("PIN", not "pin the note").
-CASE_SENSITIVE_SENSITIVE_WORDS = frozenset({"pin", "PIN"})
+# In descriptions, these count only written in this case ("PIN", not "pin the note to the top").
+CASE_SENSITIVE_SENSITIVE_WORDS = frozenset({"PIN"})
 # A "token" next to these is a pagination cursor or a language-model count, not a secret.
 NOT_SECRET_TOKEN_NEIGHBOURS = frozenset({
     "page", "next", "prev", "previous", "continuation", "cursor", "pagination", "sync", "max", "min",
@@ -154,8 +166,7 @@ TYPE_NOUNS = frozenset({"flag", "value", "values", "type", "field", "parameter",
                         "input", "literal", "property", "variable", "toggle"})
 # Words next to which a parameter name is a name: "the query parameter".
 PARAMETER_WORDS = frozenset({"parameter", "parameters", "param", "params", "argument", "arguments", "arg",
-                             "args", "field", "fields", "input", "inputs", "property", "key", "option",
-                             "options", "attribute"})
+                             "args", "field", "fields", "input", "inputs"})
 DEFAULT_WORDS = frozenset({"default", "defaults", "defaulting", "defaulted"})
 # "default" followed by these does not announce a value: "the default is used".
 NOT_DEFAULT_VALUES = frozenset({"used", "applied", "assumed", "taken", "chosen", "selected", "set", "shown",
@@ -164,7 +175,8 @@ NOT_DEFAULT_VALUES = frozenset({"used", "applied", "assumed", "taken", "chosen",
                                 "the", "a", "an", "this", "that", "it", "is", "will", "when", "unless",
                                 "and", "or", "none", "nothing", "empty", "no", "otherwise", "in",
                                 "on", "of", "by", "with", "currency", "language", "locale", "page",
-                                "sort", "order", "view", "mode", "which", "what", "user's", "your", "their"})
+                                "sort", "order", "view", "mode", "which", "what", "user's", "your", "their", "today",
+                                "now", "tomorrow", "yesterday", "current", "whatever"})
 # Words before a number that state a bound: kind is "max", "min" or "range".
 BOUND_PHRASES = {
     ("at", "most"): "max", ("up", "to"): "max", ("no", "more", "than"): "max", ("not", "more", "than"): "max",
@@ -187,12 +199,18 @@ LENGTH_UNITS = frozenset({"character", "characters", "chars", "char", "letters",
 ITEM_UNITS = frozenset({"items", "item", "entries", "entry", "elements", "element", "values", "ids",
                         "tags", "ids", "urls", "names"})
 # Words that make a list of values one of allowed values: "one of: a, b", "allowed values: ...".
-ALLOWED_VALUE_LEADS = (
-    ("one", "of"), ("either",), ("allowed", "values"), ("valid", "values"), ("accepted", "values"),
-    ("supported", "values"), ("possible", "values"), ("permitted", "values"), ("allowed",), ("options",),
-    ("choices",), ("values",), ("valid", "options"), ("must", "be"), ("can", "be"), ("should", "be"),
-    ("choose", "from"), ("pick", "from"), ("select", "from"), ("accepts",), ("supported",),
-)
+# Words that announce a list of allowed values, and how strongly: a "strong" lead needs nothing more ("one of
+# small, medium"); a "weak" one a colon or "are" ("values: a, b"); a "modal" one quoted values or three items.
+ALLOWED_VALUE_LEADS = {
+    ("one", "of"): "strong", ("choose", "from"): "strong", ("pick", "from"): "strong", ("select", "from"): "strong",
+    ("allowed", "values"): "strong", ("valid", "values"): "strong", ("accepted", "values"): "strong",
+    ("supported", "values"): "strong", ("possible", "values"): "strong", ("permitted", "values"): "strong",
+    ("valid", "options"): "strong", ("available", "values"): "strong", ("allowed", "options"): "strong",
+    ("options",): "weak", ("choices",): "weak", ("values",): "weak", ("allowed",): "weak", ("supported",): "weak",
+    ("accepts",): "weak", ("modes",): "weak", ("accepted",): "weak", ("valid",): "weak",
+    ("must", "be"): "modal", ("can", "be"): "modal", ("should", "be"): "modal", ("either",): "modal",
+    ("is", "either"): "modal",
+}
 # Lists after these are examples, not allowed values.
 EXAMPLE_LEADS = frozenset({"e.g.", "eg", "e.g", "i.e.", "example", "examples", "like", "such", "including",
                            "includes", "include", "say"})

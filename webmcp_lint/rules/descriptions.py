@@ -21,6 +21,7 @@ from webmcp_lint.descriptions import (
     partial_text,
     referenced_identifiers,
     same_value,
+    singular,
     sentences,
     tokenize,
     type_statements,
@@ -240,6 +241,11 @@ def constraint_only_in_description(tool: ToolDefinition, project: Project) -> It
                                           "agent reads constraints.")
 
 
+def _content_words(spoken) -> list[str]:
+    """Words without articles, singular: "Gets the weather" says what ``get_weather`` says."""
+    return [singular(word) for word in spoken if word not in words.ARTICLES]
+
+
 def _plain_words(text: str) -> list[str]:
     return [word for token in tokenize(text) if token.is_word for word in name_words(token.text)]
 
@@ -255,8 +261,7 @@ def uninformative_description(tool: ToolDefinition, project: Project) -> Iterato
                                              "to use it.")
         return
     name = tool.name
-    meaningful = [word for word in _plain_words(description.text) if word not in words.ARTICLES]
-    if name and meaningful == [word for word in name_words(name) if word not in words.ARTICLES]:
+    if name and _content_words(_plain_words(description.text)) == _content_words(name_words(name)):
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} only restates the "
                                              f"name {_quote(name)}: say what the tool does and when to use it.")
 

@@ -275,8 +275,9 @@ def sensitive_parameter(item: SchemaProperty) -> str | None:
     if not isinstance(description, str) or item.types == {"boolean"}:
         return None
     tokens = tokenize(description)
-    if any(token.text == "PIN" for token in tokens):
-        return "PIN"
+    spelled = next((token.text for token in tokens if token.text in words.CASE_SENSITIVE_SENSITIVE_WORDS), None)
+    if spelled is not None:
+        return spelled
     return _secret_in([word for token in tokens if token.is_word for word in name_words(token.text)], in_name=False)
 
 
