@@ -286,6 +286,8 @@ def test_wm205_offers_no_fix_for_mcp_names_or_collisions(annotations):
     ("descripton: 'x'", "descripton", "description"),
     ("readOnlyHint: true", "readOnlyHint", "annotations"),
     ("enabled: true", "enabled", "not a tool field"),
+    ("signal", "signal", "second argument"),
+    ('exposedTo: ["https://a.example"]', "exposedTo", "second argument"),
 ])
 def test_wm206_flags_unknown_fields(extra, expected, says):
     [finding] = findings(with_fields(extra), "WM206")

@@ -471,6 +471,10 @@ def unknown_tool_field(tool: ToolDefinition, project: Project) -> Iterator[Findi
             yield tool.finding(node, f"`{key}` is an annotation and has no effect at the top level of the "
                                      "definition; move it into `annotations`.", _move_hints_fix(tool))
             continue
+        if key in REGISTER_OPTIONS:
+            yield tool.finding(node, f"`{key}` is a registration option, not a tool field, and is ignored here; pass "
+                                     f"it in registerTool's second argument: `registerTool(tool, {{ {key} }})`.")
+            continue
         suggestion = closest(key, TOOL_FIELDS, FIELD_ALIASES)
         yield tool.finding(node, f"`{key}` is not a tool field and is ignored{did_you_mean(suggestion)}; the fields "
                                  "are name, title, description, inputSchema, outputSchema, execute and annotations.")
