@@ -176,7 +176,8 @@ def test_wm705_flags_autosubmit_on_consequential_forms(attributes):
 
 def test_wm705_flags_autosubmit_on_forms_with_password_or_payment_fields():
     attributes = 'toolname="sign_in" tooldescription="Opens the account page." toolautosubmit'
-    for field in ('<input name="pw" type="password">', '<input name="card" autocomplete="cc-number">'):
+    for field in ('<input name="pw" type="password">', '<input name="card" autocomplete="cc-number">',
+                  '<input name="cardNumber">', '<input name="cvc" inputmode="numeric">'):
         assert flagged_text(page(field, attributes), "WM705", "index.html") == ["toolautosubmit"]
 
 

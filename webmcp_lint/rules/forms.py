@@ -10,7 +10,7 @@ import re
 from typing import Iterator
 
 from webmcp_lint.declarative import FormField, FormTool, group_description
-from webmcp_lint.descriptions import consequential_action
+from webmcp_lint.descriptions import consequential_action, name_words
 from webmcp_lint.model import Finding, Project, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 from webmcp_lint.rules.shape import MAX_NAME_LENGTH, name_problem
@@ -20,6 +20,10 @@ SENSITIVE_AUTOCOMPLETE = frozenset({
     "cc-number", "cc-csc", "cc-exp", "cc-exp-month", "cc-exp-year", "one-time-code", "new-password",
     "current-password",
 })
+# Field names that ask for card or bank details (for fields without a payment autocomplete token).
+PAYMENT_NAME_WORDS = frozenset({"cvv", "cvv2", "cvc", "csc", "iban", "cardnumber", "ccnumber", "ccv"})
+PAYMENT_NAME_PAIRS = frozenset({("card", "number"), ("credit", "card"), ("debit", "card"), ("cc", "number"),
+                                ("security", "code"), ("card", "cvc"), ("card", "expiry"), ("account", "number")})
 _URL_TAIL = re.compile(r"[?#]")
 
 
@@ -116,10 +120,18 @@ def _consequential_reason(form: FormTool) -> str | None:
         if word is not None:
             return f'names a consequential action ("{word}" in its {where})'
     for form_field in form.fields:
-        kind = sensitive_kind(form_field)
+        kind = sensitive_kind(form_field) or _payment_name(form_field)
         if kind is not None:
             return f"holds a {kind} field"
     return None
+
+
+def _payment_name(form_field: FormField) -> str | None:
+    """'payment' when a field's name says it holds card or bank details (``card_number``, ``cvc``, ``iban``)."""
+    name = form_field.name
+    parts = name_words(name) if isinstance(name, str) else ()
+    pairs = set(zip(parts, parts[1:]))
+    return "payment" if not PAYMENT_NAME_PAIRS.isdisjoint(pairs) or not PAYMENT_NAME_WORDS.isdisjoint(parts) else None
 
 
 def _endpoint(action: str) -> str:
