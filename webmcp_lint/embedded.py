@@ -118,9 +118,9 @@ def _statements_stay_in_their_scripts(root: Node, ranges: list[tree_sitter.Range
     return True
 
 
-_RAW_TEXT_OPEN = re.compile(rb"<(script|style)\b", re.IGNORECASE)
-# Characters inside a Svelte `{expression}` that tree-sitter-html would read as markup.
-_MARKUP_CHARACTERS = frozenset(b"\"'`<>= \t")
+_MASK_START = re.compile(rb"<(script|style)\b|\{", re.IGNORECASE)
+# Characters inside a Svelte `{expression}` that tree-sitter-html would read as markup become `_`.
+_MASK_TABLE = bytes.maketrans(b"\"'`<>= \t", b"_" * 8)
 
 
 def mask_svelte_expressions(data: bytes) -> bytes:
@@ -132,21 +132,14 @@ def mask_svelte_expressions(data: bytes) -> bytes:
     masked = bytearray(data)
     lowered = data.lower()
     position = 0
-    while position < len(data):
-        character = data[position]
-        if character == ord("<"):
-            raw = _RAW_TEXT_OPEN.match(data, position)
-            if raw is not None:
-                close = lowered.find(b"</" + raw.group(1).lower(), raw.end())
-                position = len(data) if close == -1 else close + 2
-                continue
-        elif character == ord("{"):
-            end = expression_end(data, position)
-            for index in range(position + 1, end):
-                if data[index] in _MARKUP_CHARACTERS:
-                    masked[index] = ord("_")
-            position = end
-        position += 1
+    while (found := _MASK_START.search(data, position)) is not None:
+        if found.group(0) == b"{":
+            end = expression_end(data, found.start())
+            masked[found.start() + 1:end] = data[found.start() + 1:end].translate(_MASK_TABLE)
+            position = end + 1
+        else:
+            close = lowered.find(b"</" + found.group(1).lower(), found.end())
+            position = len(data) if close == -1 else close + 2
     return bytes(masked)
 
 
