@@ -27,6 +27,7 @@ from webmcp_lint.engine import DEFAULT_MAX_FILE_SIZE, Settings
 from webmcp_lint.rules import Rule, all_rules
 from webmcp_lint.selection import SelectorError, expand
 from webmcp_lint.suggest import closest, did_you_mean
+from webmcp_lint.suppression import suggest_rule
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -211,9 +212,7 @@ class _Reader:
         try:
             return expand(selector)
         except SelectorError:
-            rules = all_rules()
-            suggestion = closest(selector, [rule.code for rule in rules] + [rule.slug for rule in rules])
-            raise self.fail(key, f"`{key}` names `{selector}`, which is no rule{did_you_mean(suggestion)}",
+            raise self.fail(key, f"`{key}` names `{selector}`, which is no rule{did_you_mean(suggest_rule(selector))}",
                             value=selector, table=table) from None
 
     def severity(self, key: str, value: Any, table: tuple[str, ...] = ()) -> Severity:

@@ -113,8 +113,17 @@ def _selector(name: str) -> Selector:
     try:
         return Selector(name, frozenset(rule.code for rule in expand(name)))
     except SelectorError:
-        rules = all_rules()
-        return Selector(name, frozenset(), closest(name, [rule.code for rule in rules] + [rule.slug for rule in rules]))
+        return Selector(name, frozenset(), suggest_rule(name))
+
+
+def suggest_rule(name: str) -> str | None:
+    """The rule code or slug a misspelled selector most likely means (``WM1O2`` is ``WM102``)."""
+    rules = all_rules()
+    codes = {rule.code for rule in rules}
+    digits = name.upper().translate(str.maketrans("OIL", "011"))
+    if digits in codes:
+        return digits
+    return closest(name, [rule.code for rule in rules] + [rule.slug for rule in rules])
 
 
 def directives_in_comments(comments: Iterable[Node], source: SourceFile) -> list[Directive]:

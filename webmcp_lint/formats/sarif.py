@@ -26,9 +26,10 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/webmcp-lint/"
 SRCROOT = "%SRCROOT%"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-FAMILIES = {
-    "WM0": "analysis", "WM1": "platform-api", "WM2": "tool-shape", "WM3": "descriptions",
-    "WM4": "execute", "WM5": "lifecycle", "WM6": "security", "WM7": "declarative-forms",
+FAMILIES = {  # RULES.md's family headings, as tags
+    "WM0": "analysis", "WM1": "platform-api", "WM2": "tool-definition-shape", "WM3": "descriptions",
+    "WM4": "execute", "WM5": "lifecycle-and-frameworks", "WM6": "security-and-annotations",
+    "WM7": "declarative-tools",
 }
 SECURITY_FAMILY = "WM6"
 # GitHub ranks security alerts by this score: over 7 high, 4 to 7 medium, under 4 low.
