@@ -135,6 +135,16 @@ def test_module_parsed_for_an_import_and_linted_is_parsed_once(tmp_path):
     assert len(scripts) == 1
 
 
+def test_hook_re_exported_through_local_modules_is_recognised(tmp_path):
+    result = lint_project(tmp_path, {
+        "src/hooks/webmcp.ts": 'import { useWebMCP } from "@vueuse/core";\nexport { useWebMCP };\n',
+        "src/hooks/index.ts": 'export * from "./webmcp";\n',
+        "src/orders.ts": 'import { useWebMCP as useTool } from "./hooks";\n'
+                         f"export function useOrders() {{ useTool({BAD_TOOL}); }}\n",
+    })
+    assert [(tool.source_kind.value, tool.name) for tool in result.project.tools] == [("vue", "bad name")]
+
+
 def test_jsonc_comments_trailing_commas_and_key_spans():
     text = '{\n  // comment\n  "a": { "types": ["x",], /* block */ },\n  "b": "//not a comment",\n}\n'
     value, spans = parse_jsonc(text)

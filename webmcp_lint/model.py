@@ -63,6 +63,7 @@ class Script:
     nodes: dict[str, list[Node]]
     scopes: ScopeIndex
     evaluator: Evaluator
+    index: "ProjectIndex | None" = None  # the run's modules, for names imported from local files
 
     def of_kind(self, kind: str) -> list[Node]:
         return self.nodes.get(kind, [])

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from webmcp_lint.model import Script
 
 MAX_MODULE_SIZE = 8 * 1024 * 1024
+MAX_ORIGIN_HOPS = 6  # local modules a re-exported package name may pass through
 RESOLVED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 # `import "./api.js"` in TypeScript names the file api.ts (and so on).
 TYPESCRIPT_FOR = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
@@ -79,6 +80,7 @@ class ProjectIndex:
     def attach(self, script: Script, whole_file: bool = True) -> None:
         """Let ``script``'s evaluator follow its imports; remember it as its file's parse."""
         script.evaluator.resolve_import = partial(self._resolve_import, script)
+        script.index = self
         if whole_file:
             self._scripts.setdefault(absolute(script.source.path), script)
 
@@ -171,6 +173,35 @@ class ProjectIndex:
         if isinstance(value, Unknown) and not value.references:
             return Unknown(value.reason, (binding.name,))
         return value
+
+    def package_origin(self, script: Script, specifier: str, name: str) -> tuple[str, str] | None:
+        """The package export a local module passes on (``export { useWebMCP } from "use-webmcp-tool"``).
+
+        Follows re-exports and re-exported imports through local modules, a few
+        hops at most; None when the name is defined locally or cannot be traced.
+        """
+        importer = absolute(script.source.path)
+        for _ in range(MAX_ORIGIN_HOPS):
+            if not is_relative_specifier(specifier):
+                return specifier, name
+            target = self.resolve_specifier(importer, specifier)
+            module = self.module_script(target) if target is not None else None
+            if module is None or name in ("*", "default"):
+                return None
+            exports = self.exports(module)
+            if name in exports.reexports:
+                specifier, name = exports.reexports[name]
+            elif name in exports.locals:
+                binding = module.scopes.bindings.get((module.tree.root_node.id, exports.locals[name]))
+                if binding is None or binding.kind != "import" or binding.import_source is None:
+                    return None
+                specifier, name = binding.import_source, binding.imported_name or "default"
+            elif len(exports.star_reexports) == 1:
+                specifier = exports.star_reexports[0]
+            else:
+                return None
+            importer = absolute(module.source.path)
+        return None
 
     def export_value(self, module: Script, name: str, depth: int, importer: str) -> Value:
         """The value ``module`` exports as ``name`` ("default", "*" for the namespace, or a name)."""

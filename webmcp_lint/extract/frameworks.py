@@ -17,6 +17,7 @@ from webmcp_lint.evaluate import JSArray, JSObject, Value
 from webmcp_lint.extract import Extractor
 from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
+from webmcp_lint.project_index import is_relative_specifier
 from webmcp_lint.syntax import call_arguments, text, unwrap
 
 MAX_ALIAS_STEPS = 4
@@ -40,7 +41,10 @@ def imported_origin(node: Node | None, script: Script) -> tuple[str, str] | None
         if binding is None:
             return None
         if binding.kind == "import":
-            return (binding.import_source or "", binding.imported_name or "default")
+            module, name = binding.import_source or "", binding.imported_name or "default"
+            if is_relative_specifier(module) and script.index is not None:
+                return script.index.package_origin(script, module, name) or (module, name)
+            return module, name
         if binding.kind not in ("const", "let", "var") or binding.init is None:
             return None
         init = unwrap(binding.init)
