@@ -261,3 +261,17 @@ def test_wm505_helper_function_is_not_guessed():
 def test_wm505_only_for_angulars_function():
     code = f"import {{ declareExperimentalWebMcpTool }} from './mine';\nclass A {{ ngOnInit() {{ {DECLARE}; }} }}"
     assert findings(code, "WM505", "a.ts") == []
+
+
+def test_wm501_explicit_undefined_options_have_no_signal():
+    code = f"function mount() {{ document.modelContext.registerTool({DEFINITION}, undefined); }}"
+    assert len(findings(code, "WM501")) == 1
+
+
+def test_wm502_nuxt_dependency_marks_a_vue_app(tmp_path):
+    result = lint_project(tmp_path, {
+        "package.json": '{ "dependencies": { "nuxt": "^4.0.0" } }',
+        "plugins/webmcp.client.js": f"await document.modelContext.registerTool({DEFINITION});\n",
+    })
+    [found] = [d for d in result.diagnostics if d.code == "WM502"]
+    assert "@vueuse/core" in found.message and "depends on nuxt" in found.message

@@ -81,6 +81,7 @@ def test_loop_variable_outside_a_loop_value_is_not_guessed():
     f"const tools: Array<WebMCP.ModelContextTool> = [{TOOL}];",
     f"export function make(store: Store): WebMCP.ModelContextTool {{ return {TOOL}; }}",
     f"const make = (): WebMCP.ModelContextTool => ({TOOL});",
+    f"async function load(): Promise<WebMCP.ModelContextTool> {{ return {TOOL}; }}",
     f'import type {{ ModelContextTool as Tool }} from "webmcp-types";\nconst tool: Tool = {TOOL};',
     f"class Tools {{ search: WebMCP.ModelContextTool = {TOOL}; }}",
 ])

@@ -34,7 +34,7 @@ FRAMEWORK_PACKAGES = {
     VUE: ("vue", "nuxt", "@vueuse/core"),
     ANGULAR: ("@angular/core",),
 }
-DEPENDENCY_PACKAGES = {REACT: ("react",), VUE: ("vue",), ANGULAR: ("@angular/core",)}
+DEPENDENCY_PACKAGES = {REACT: ("react", "next"), VUE: ("vue", "nuxt"), ANGULAR: ("@angular/core",)}
 COMPONENT_SUFFIXES = {".vue": VUE, ".jsx": REACT, ".tsx": REACT}
 DEPENDENCY_FIELDS = ("dependencies", "devDependencies", "peerDependencies")
 
@@ -116,8 +116,9 @@ def detect_framework(analysis: FileAnalysis, index: ProjectIndex | None) -> Dete
     for framework, names in DEPENDENCY_PACKAGES.items():
         for field in DEPENDENCY_FIELDS:
             dependencies = package.value.get(field)
-            if isinstance(dependencies, dict) and any(name in dependencies for name in names):
-                return Detection(framework, f"{package.source.display_path} depends on {names[0]}")
+            found = next((name for name in names if isinstance(dependencies, dict) and name in dependencies), None)
+            if found is not None:
+                return Detection(framework, f"{package.source.display_path} depends on {found}")
     return None
 
 

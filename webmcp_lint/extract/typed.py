@@ -40,6 +40,8 @@ def tool_type(type_node: Node | None, script: Script) -> str | None:
             arguments = node.child_by_field_name("type_arguments")
             if text(name) in ARRAY_GENERICS and not many and arguments is not None and arguments.named_children:
                 node, many = arguments.named_children[0], True
+            elif text(name) == "Promise" and arguments is not None and arguments.named_children:
+                node = arguments.named_children[0]  # an async factory's result
             else:
                 node = name
         else:

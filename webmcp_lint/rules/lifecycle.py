@@ -8,7 +8,7 @@ from typing import Iterator
 from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Edit, Fix
-from webmcp_lint.evaluate import JSObject
+from webmcp_lint.evaluate import UNDEFINED, JSObject
 from webmcp_lint.frameworks import OFFICIAL_INTEGRATION, REACT, VUE, detect_framework
 from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Registration, finding_at
 from webmcp_lint.rules import FILES, PROJECT, rule
@@ -103,6 +103,8 @@ def _lacks_signal(registration: Registration) -> bool:
     if registration.options_node is None:
         return True
     options = registration.options
+    if options is None or options is UNDEFINED:
+        return True
     return isinstance(options, JSObject) and not options.open and "signal" not in options.props
 
 
