@@ -311,3 +311,10 @@ def test_guidance_examples_get_no_description_or_annotation_finding_but_wm605_on
     # fetch_tool returns fetched text without untrustedContentHint (WM605, documented on its page), and its `url`
     # parameter is a string with no format/pattern/maxLength (WM610 reads the schema, not a description).
     assert found == ([("WM605", "name"), ("WM610", "url")] if path.stem == "fetch_tool" else [])
+
+
+def test_wm612_groups_a_module_with_the_modules_it_imports(tmp_path: Path):
+    result = lint_project(tmp_path, {"main.js": 'import "./reader.js";\nimport "./booking.js";\n',
+                                     "reader.js": UNTRUSTED, "booking.js": BOOKING})
+    found = [d for d in result.diagnostics if d.code == "WM612"]
+    assert [(Path(d.path).name, d.source.slice(d.start, d.end)) for d in found] == [("reader.js", "name")]

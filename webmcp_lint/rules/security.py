@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 from typing import Iterator
 
 from tree_sitter import Node
@@ -18,10 +19,11 @@ from webmcp_lint.descriptions import (
     reads_like_query,
     tokenize,
 )
-from webmcp_lint.evaluate import UNDEFINED, JSArray, JSObject, Prop, Unknown, Value
+from webmcp_lint.evaluate import UNDEFINED, JSArray, JSObject, Prop, Unknown, Value, string_value
 from webmcp_lint.execute import execute_of
 from webmcp_lint.model import FileAnalysis, Finding, Project, SourceKind, ToolDefinition, finding_at
 from webmcp_lint.origins import origin_problem
+from webmcp_lint.project_index import absolute
 from webmcp_lint.provenance import non_static_parts
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, rule
 from webmcp_lint.syntax import call_arguments
@@ -37,6 +39,12 @@ def carries_annotations(tool: ToolDefinition) -> bool:
 def _static_text(tool: ToolDefinition, key: str) -> str | None:
     value = tool.get(key)
     return value if isinstance(value, str) else None
+
+
+def _set_or_unknown(tool: ToolDefinition, key: str) -> bool:
+    """The annotation is true, or computed at run time (the linter cannot tell)."""
+    value = tool.annotation(key)
+    return value is True or isinstance(value, Unknown)
 
 
 def _annotation_key(tool: ToolDefinition, key: str) -> Node:
@@ -138,7 +146,7 @@ def missing_read_only_hint(tool: ToolDefinition, project: Project) -> Iterator[F
 
 def untrusted_request(tool: ToolDefinition, project: Project):
     """The request whose foreign content a tool returns without ``untrustedContentHint: true`` (WM605)."""
-    if not carries_annotations(tool) or tool.annotation("untrustedContentHint") is True:
+    if not carries_annotations(tool) or _set_or_unknown(tool, "untrustedContentHint"):
         return None
     model = execute_of(tool, project)
     return returns_untrusted_content(model) if model is not None else None
@@ -156,7 +164,7 @@ def missing_untrusted_content_hint(tool: ToolDefinition, project: Project) -> It
 
 @rule("WM606", "missing-debugging-hint", "info", on=TOOLS)
 def missing_debugging_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    if not carries_annotations(tool) or tool.annotation("debugging") is True:
+    if not carries_annotations(tool) or _set_or_unknown(tool, "debugging"):
         return
     found = developer_tooling(_static_text(tool, "name"), _static_text(tool, "description"))
     if found is not None:
@@ -250,12 +258,9 @@ def _phrase_in(sequence: list[str], phrase: tuple[str, ...]) -> bool:
 
 
 def _secret_in(sequence: list[str], *, in_name: bool) -> str | None:
-    joined = "".join(sequence)
     for word in sequence:
         if word in words.SENSITIVE_WORDS and (in_name or word != "pin"):
             return word
-    if in_name and joined in words.SENSITIVE_WORDS:
-        return joined
     for phrase in words.SENSITIVE_PHRASES:
         if phrase == ("token",) and (not in_name or any(word in words.NOT_SECRET_TOKEN_NEIGHBOURS for word in sequence)):
             continue
@@ -263,7 +268,8 @@ def _secret_in(sequence: list[str], *, in_name: bool) -> str | None:
             continue
         if _phrase_in(sequence, phrase):
             return " ".join(phrase)
-    return None
+    joined = "".join(sequence)  # "apikey", "privatekey" written as one word
+    return joined if in_name and joined in words.SENSITIVE_WORDS else None
 
 
 def sensitive_parameter(item: SchemaProperty) -> str | None:
@@ -346,10 +352,51 @@ def dynamic_description(tool: ToolDefinition, project: Project) -> Iterator[Find
 
 # --- WM612 ------------------------------------------------------------------------------------------------
 
-def _page_key(tool: ToolDefinition) -> str:
-    """The page a tool belongs to: the file that registers it (else the file that defines it)."""
-    registration = tool.registration
-    return (registration.source if registration is not None else tool.source).display_path
+MAX_PAGE_MODULES = 500
+
+
+def pages(project: Project) -> list[list[ToolDefinition]]:
+    """The tools of each page: a file's own tools plus those of the modules it imports (transitively)."""
+    by_path = {absolute(analysis.source.path): analysis for analysis in project.files}
+    tool_stems = {analysis.source.path.stem.encode() for analysis in project.files if analysis.tools}
+    imported: dict[int, list[FileAnalysis]] = {
+        id(analysis): [by_path[path] for path in _imported_paths(analysis, project, tool_stems) if path in by_path]
+        for analysis in project.files}
+    found = []
+    for analysis in project.files:
+        tools: dict[tuple[str, int, int], ToolDefinition] = {}
+        stack, seen = [analysis], set()
+        while stack and len(seen) < MAX_PAGE_MODULES:
+            module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
+            for tool in module.tools:
+                tools.setdefault(tool.identity, tool)
+            stack.extend(imported[id(module)])
+        if tools:
+            found.append(list(tools.values()))
+    return found
+
+
+def _imported_paths(analysis: FileAnalysis, project: Project, tool_stems: set[bytes]) -> list[Path]:
+    """Relative imports of a file. A file the prefilter skipped (an entry module without WebMCP code) is
+    parsed only when its text names a module that has tools."""
+    if project.index is None:
+        return []
+    scripts = analysis.scripts
+    if not scripts and any(stem in analysis.source.data for stem in tool_stems):
+        module = project.index.module_script(absolute(analysis.source.path))
+        scripts = [module] if module is not None else []
+    paths = []
+    for script in scripts:
+        for statement in script.of_kind("import_statement"):
+            specifier = statement.child_by_field_name("source")
+            name = string_value(specifier) if specifier is not None else None
+            path = project.index.resolve_specifier(analysis.source.path, name) if name else None
+            if path is not None:
+                paths.append(absolute(path))
+    return paths
 
 
 def is_consequential(tool: ToolDefinition) -> bool:
@@ -368,20 +415,17 @@ def returns_untrusted(tool: ToolDefinition, project: Project) -> bool:
 
 @rule("WM612", "untrusted-content-beside-actions", "warning", on=PROJECT)
 def untrusted_content_beside_actions(project: Project) -> Iterator[Finding]:
-    pages: dict[str, dict[tuple[str, int, int], ToolDefinition]] = {}
-    for analysis in project.files:
-        for tool in analysis.tools:
-            pages.setdefault(_page_key(tool), {}).setdefault(tool.identity, tool)
-    for page in pages.values():
-        tools = list(page.values())
+    beside: dict[tuple[str, int, int], tuple[ToolDefinition, dict[str, None]]] = {}
+    for tools in pages(project):
         consequential = [tool for tool in tools if is_consequential(tool)]
         if not consequential:
             continue
         for tool in tools:
             others = [other for other in consequential if other.identity != tool.identity]
             if others and returns_untrusted(tool, project):
-                names = ", ".join(f'"{other.name}"' if other.name else "an unnamed tool" for other in others)
-                yield tool.finding(tool.anchor, f"This tool returns untrusted content on the same page as "
-                                                f"consequential tools ({names}): text an attacker controls can steer "
-                                                "the agent into acting; move them apart or make the actions confirm "
-                                                "with the user.")
+                names = beside.setdefault(tool.identity, (tool, {}))[1]
+                names.update(dict.fromkeys(f'"{other.name}"' if other.name else "an unnamed tool" for other in others))
+    for tool, names in beside.values():
+        yield tool.finding(tool.anchor, f"This tool returns untrusted content on the same page as consequential "
+                                        f"tools ({', '.join(names)}): text an attacker controls can steer the agent "
+                                        "into acting; move them apart or make the actions confirm with the user.")
