@@ -91,9 +91,9 @@ def _binding_name(raw: str) -> tuple[str | None, bool]:
 
 
 def _markup_value(value_node: Node, data: bytes, svelte: bool) -> Value:
-    raw = value_node.text.decode("utf-8", errors="replace")
-    if value_node.type == "quoted_attribute_value":
+    if value_node.type == "quoted_attribute_value":  # `a=""`
         return ""
+    raw = value_node.text.decode("utf-8", errors="replace")
     if svelte and raw.startswith("{"):  # the masked markup only marks where the expression is
         start = value_node.start_byte
         return _literal(data[start + 1:expression_end(data, start)].decode("utf-8", errors="replace"))
@@ -154,7 +154,7 @@ def _jsx_value(value_node: Node | None, script: Script) -> Value:
 # --- building form tools ------------------------------------------------------------------------
 
 class _Document:
-    """The elements of one tree that forms are made of, with lookups by position and id."""
+    """The form-related elements of one tree, sorted, with lookups by position, tag and id."""
 
     def __init__(self, nodes: Iterable[Node], build: Callable[[Node], MarkupElement]) -> None:
         self.elements: list[MarkupElement] = []
@@ -293,10 +293,10 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     jsx_nodes = [node for kind in JSX_ELEMENT_KINDS for node in script.of_kind(kind)]
     if jsx_nodes:
         _add_tools(_Document(jsx_nodes, lambda node: jsx_element(node, script)), script, analysis)
+    data = script.source.data
     for ranges in _angular_templates(script):
-        tree = parse(script.source.data, HTML, ranges)
+        tree = parse(data, HTML, ranges)  # in place: the template's nodes keep their offsets in the .ts file
         nodes = nodes_by_kind(tree.root_node, HTML, frozenset(HTML_ELEMENT_KINDS)).get("element", [])
-        data = script.source.data
         _add_tools(_Document(nodes, lambda node: html_element(node, data, False)), script, analysis)
 
 
