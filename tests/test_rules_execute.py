@@ -266,6 +266,7 @@ def test_wm404_flags_awaited_helpers_without_the_signal(execute, flagged):
     "async execute(input, { signal }) { const step = async () => fetch('/a', { signal }); return await step(); }",
     "async execute(input, { signal }) { await navigator.clipboard.writeText(input.text); return { ok: true }; }",
     "execute(input, { signal }) { return cartService.getItems(); }",  # synchronous
+    "async execute(input, { signal }) { const trips = await find({ signal }); return trips.map((t) => t.id); }",
 ])
 def test_wm404_not_flagged(execute):
     assert findings(tool(execute), "WM404") == []
@@ -310,6 +311,9 @@ def test_wm405_flags_timers_and_polling_without_abort_handling(execute, flagged)
     "execute(input, { signal }) { const t = setTimeout(go, 500); "
     'button.addEventListener("click", () => clearTimeout(t), { signal }); return {}; }',
     "async execute(input, { signal }) { for (const id of ids) { await save(id); } return {}; }",  # not polling
+    "async execute(input, { signal }) { const controller = new AbortController(); "
+    "const timer = setTimeout(() => controller.abort(), 5000); try { return await load({ signal: "
+    "AbortSignal.any([signal, controller.signal]) }); } finally { clearTimeout(timer); } }",
     "async execute(input, { signal }) { let page = 1; while (page) { const r = await fetch(`/p/${page}`, "
     "{ signal }); page = (await r.json()).next; } return {}; }",
 ])

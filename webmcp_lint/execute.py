@@ -333,8 +333,9 @@ class ExecuteModel:
         self.abort_checks = self._find_abort_checks()
         self._abort_positions = _Positions(self.abort_checks)
         self._find_roles()
-        self._mark_awaited()
+        self.returns = self._returns()
         self.awaits: list[tuple[Node, Node]] = self._raw["await_expression"]
+        self._mark_awaited()
         self.awaited_calls = [call for call in self.calls if call.awaited]
         self.throw_if_aborted_calls = [call for call in self.calls if call.method == "throwIfAborted"]
         self.signal_api_calls = [api for api in map(self._signal_api_call, self.calls) if api is not None]
@@ -342,7 +343,6 @@ class ExecuteModel:
         self.fetches = [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
         self.timers = [call for call in self.calls
                        if call.is_global and call.name in ("setTimeout", "setInterval")]
-        self.returns = self._returns()
         self.throws = [self._throw(node, owner) for node, owner in self._raw["throw_statement"]]
         self.rejects = self._rejects()
         self.catches = [self._catch(node, owner) for node, owner in self._raw["catch_clause"]]
@@ -566,10 +566,12 @@ class ExecuteModel:
         callee = unwrap(call.node.child_by_field_name("function"))
         return callee is not None and callee.type == "identifier" and self._local_function(callee) is not None
 
+    def _awaited_expressions(self) -> list[Node | None]:
+        return [await_node.named_children[0] if await_node.named_children else None for await_node, _ in self.awaits]
+
     def _mark_awaited(self) -> None:
-        for await_node, _ in self._raw["await_expression"]:
-            argument = await_node.named_children[0] if await_node.named_children else None
-            for awaited in self._awaited_nodes(argument):
+        for expression in self._awaited_expressions():
+            for awaited in self._awaited_nodes(expression):
                 call = self._calls_by_id.get(awaited.id)
                 if call is not None:
                     call.awaited = True
@@ -628,9 +630,8 @@ class ExecuteModel:
 
     def awaits_work(self) -> bool:
         """Some await waits for more than a body reader or ``Promise.resolve``: work a signal could cancel."""
-        for await_node, _ in self.awaits:
-            argument = await_node.named_children[0] if await_node.named_children else None
-            targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(argument)]
+        for expression in self._awaited_expressions():
+            targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(expression)]
             if not targets or any(call is None or not (call.method in apis.INSTANT_METHODS
                                                        or call.name == "Promise.resolve") for call in targets):
                 return True

@@ -218,7 +218,7 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
         if model.in_abort_listener(node) or any(loop.node in flagged_loops or loop.checks_abort or loop.passes_signal
                                                 for loop in model.loops_around(node)):
             continue  # a flagged loop already tells; a loop that checks the signal stops it
-        if callback is not None and model.checks_abort_within(callback):
+        if (callback is not None and model.checks_abort_within(callback)) or _cleared_in_finally(model, timer.node):
             continue
         clear = "clearTimeout" if timer.name == "setTimeout" else "clearInterval"
         yield _at(model, node,
@@ -233,6 +233,24 @@ def _loop_head_end(loop: Node) -> int:
     body = loop.child_by_field_name("body")
     before = [child for child in loop.children if body is not None and child.end_byte <= body.start_byte]
     return before[-1].end_byte if before else loop.end_byte
+
+
+def _cleared_in_finally(model: ExecuteModel, timer: Node) -> bool:
+    """``const t = setTimeout(...); try { ... } finally { clearTimeout(t); }``: the timer ends with the run."""
+    declarator = timer.parent
+    while declarator is not None and declarator.type in ("parenthesized_expression", "await_expression"):
+        declarator = declarator.parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return False
+    name = text(declarator.child_by_field_name("name"))
+    for call in model.calls:
+        if call.name in ("clearTimeout", "clearInterval") and call.arguments and text(call.arguments[0]) == name:
+            ancestor = call.node.parent
+            while ancestor is not None and ancestor.type not in FUNCTION_KINDS:
+                if ancestor.type == "finally_clause":
+                    return True
+                ancestor = ancestor.parent
+    return False
 
 
 def _handles_abort(model: ExecuteModel) -> bool:
