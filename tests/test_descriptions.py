@@ -74,6 +74,7 @@ def test_type_words_used_as_types(text):
     "Number of tickets to purchase", "A number of options are available.", "Phone number the courier can call.",
     "Supports boolean operators such as AND and OR.", "Card number printed on the front.",
     "Query string appended to the link.", "Rounds the total to the nearest integer amount shown to the user.",
+    "Object detection on the uploaded photo.",
 ])
 def test_type_words_in_plain_english(text):
     assert not type_statements(tokenize(text))
@@ -85,6 +86,9 @@ def test_enum_values_match_whole_words_and_spaced_identifiers():
     assert mentioned_values("Pick a size from the menu.", ["a", "b"]) == []
     assert mentioned_values("Pick 'a' or 'b'.", ["a", "b"]) == ["a", "b"]
     assert mentioned_values("Relative network priority for the request", ["high", "low", "auto"]) == []
+    # Values far apart are words of a sentence, not a list of values.
+    assert mentioned_values("Lists the user's projects, including the ones shared with them by an admin.",
+                            ["user", "admin"]) == []
 
 
 @pytest.mark.parametrize(("text", "value"), [

@@ -225,8 +225,8 @@ def _is_type_use(sentence: list[Token], index: int, type_word: str) -> bool:
     before = sentence[position].lower if position >= 0 else ""
     if position < 0 and (has_article or (following is not None and following.kind == "punct" and following.text in ":,–-")):
         return type_word != "number" or after != "of"  # "A string ...", "Integer: ...", but "A number of"
-    if position < 0 and type_word != "number":
-        return True  # "String containing the name", "Boolean."; "Number of tickets" is English
+    if position < 0 and type_word in ("string", "integer", "boolean"):
+        return True  # "String containing the name", "Boolean."; not "Number of tickets", "Object detection"
     if type_word != "number" and not has_article:
         # "must be a valid email string": up to two words between the article and the type word
         for gap in (1, 2):
@@ -269,24 +269,42 @@ def _boolean_pairs(sentence: list[Token]) -> list[Statement]:
     return found
 
 
+MAX_WORDS_BETWEEN_LISTED_VALUES = 4
+
+
 def mentioned_values(text: str, values: list[str]) -> list[str]:
-    """Which of ``values`` (enum values) the text names, as whole words (``price_low_to_high``
-    also as "price low to high"); one-letter values and stop words only when quoted."""
+    """Which of ``values`` (enum values) the text lists: whole words (``price_low_to_high`` also as
+    "price low to high") that stand close together, as a list does ("newest or oldest", "a, b and c").
+    One-letter values and stop words count only when quoted."""
     lowered = text.lower()
     quoted = {token.lower for token in tokenize(text) if token.kind in ("quoted", "code")}
-    found: list[str] = []
-    for value in values:
+    hits: list[tuple[int, int, str]] = []
+    for value in dict.fromkeys(values):
         needle = value.lower().strip()
-        if not needle or needle in found:
+        if not needle:
             continue
         if len(needle) < 2 or needle in words.STOP_WORDS:
-            if needle in quoted:
-                found.append(value)
-            continue
-        variants = {needle, re.sub(r"[_\-]+", " ", needle)}
-        if any(re.search(r"(?<![\w\-])" + re.escape(variant) + r"(?![\w\-])", lowered) for variant in variants):
-            found.append(value)
-    return found
+            variants = {f"'{needle}'", f'"{needle}"', f"`{needle}`"} if needle in quoted else set()
+        else:
+            variants = {needle, re.sub(r"[_\-]+", " ", needle)}
+        for variant in variants:
+            hits.extend((match.start(), match.end(), value) for match in
+                        re.finditer(r"(?<![\w\-])" + re.escape(variant) + r"(?![\w\-])", lowered))
+    hits.sort()
+    best: list[str] = []
+    cluster: list[str] = []
+    previous_end = None
+    for start, end, value in hits:
+        gap = lowered[previous_end:start] if previous_end is not None else ""
+        if previous_end is None or len(re.findall(r"[^\W_]+", gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES \
+                or any(mark in gap for mark in ".;!?"):
+            cluster = []
+        if value not in cluster:
+            cluster.append(value)
+        previous_end = end
+        if len(cluster) > len(best):
+            best = list(cluster)
+    return best if len(best) >= 2 else []
 
 
 def default_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
