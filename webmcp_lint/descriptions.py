@@ -34,7 +34,7 @@ _TOKEN = re.compile(
     r"|(?P<quoted>\"[^\"\n]{0,80}\"|“[^”\n]{0,80}”|‘[^’\n]{0,80}’|(?<![\w'])'[^'\n]{1,60}'(?![\w']))"
     r"|(?P<number>\d+(?:-\d+){2,}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"|(?P<word>[^\W\d_][\w]*(?:['’.\-][^\W_][\w]*)*)"
-    r"|(?P<punct>[^\s\w])"
+    r"|(?P<punct>\n|[^\s\w])"
 )
 _INNER_CAPITAL = re.compile(r"[a-z0-9][A-Z]")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf"})
@@ -67,7 +67,7 @@ class Token:
 @lru_cache(maxsize=4096)
 def tokenize(text: str) -> tuple[Token, ...]:
     """Words, quoted/backticked spans, numbers, identifiers (``_`` or inner capital) and punctuation."""
-    tokens: Sequence[Token] = []
+    tokens: list[Token] = []
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup or "punct"
         raw = match.group(0)
@@ -78,9 +78,6 @@ def tokenize(text: str) -> tuple[Token, ...]:
             tokens.append(Token("identifier" if is_identifier else "word", raw, match.start(), match.end()))
         else:
             tokens.append(Token(kind, raw, match.start(), match.end()))
-    for match in re.finditer(r"\n", text):
-        tokens.append(Token("punct", "\n", match.start(), match.end()))
-    tokens.sort(key=lambda token: token.start)
     return tuple(tokens)
 
 

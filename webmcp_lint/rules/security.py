@@ -157,6 +157,7 @@ def missing_untrusted_content_hint(tool: ToolDefinition, project: Project) -> It
     request = untrusted_request(tool, project)
     if request is not None:
         url = request.url.text.decode("utf-8", errors="replace") if request.url is not None else "a URL"
+        url = url if len(url) <= 60 else url[:57] + "..."
         yield tool.finding(tool.anchor, f"execute returns content fetched from {url}, which this site does not "
                                         "control, without `untrustedContentHint: true`: set it so agents treat the "
                                         "result as data, not instructions.")
@@ -228,11 +229,12 @@ def agent_instruction(text: str) -> str | None:
     for pattern in AGENT_INSTRUCTIONS:
         match = pattern.search(lowered)
         if match is not None:
-            return text_of_match(text, lowered, match)
+            return _matched_text(text, lowered, match)
     return None
 
 
-def text_of_match(original: str, lowered: str, match: re.Match[str]) -> str:
+def _matched_text(original: str, lowered: str, match: re.Match[str]) -> str:
+    """The matched phrase as written, when lower-casing kept the offsets."""
     if len(original) == len(lowered):
         return original[match.start():match.end()].strip()
     return match.group(0).strip()
