@@ -26,7 +26,8 @@ def tool(name: str = "lookup_store_hours", description: str = "Returns the openi
 @pytest.mark.parametrize("origin", [
     "http://checkout.example.com", "*", "https://*.example.com", "null", "checkout.example.com",
     "https://user@example.com", "https://example.com/path", "https://example.com?x=1", "https://example.com#top",
-    "ftp://example.com", "file:///tmp/x", "http://127.example.com", "localhost:3000",
+    "ftp://example.com", "file:///tmp/x", "http://127.example.com", "localhost:3000", "http://0.0.0.0:3000",
+    "https://",
 ])
 def test_wm601_rejects_origins_that_are_not_potentially_trustworthy(origin):
     assert origin_problem(origin) is not None
@@ -86,6 +87,7 @@ def test_wm602_does_not_read_form_tools():
     'localStorage.setItem("k", "v")', 'sessionStorage.removeItem("k")', "window.localStorage.clear()",
     'fetch("/api/cart", { method: "POST", signal })', 'navigator.sendBeacon("/log", "x")', 'document.cookie = "a=1"',
     'db.transaction("items", "readwrite").objectStore("items").put({ id: 1 })',
+    'axios.post("/api/cart", {}, { signal })',
 ])
 def test_wm603_flags_read_only_tools_that_write_at_the_hint(write):
     code = tool(execute=f"async execute(input, {{ signal }}) {{ {write}; return 1; }}")
@@ -128,8 +130,13 @@ FETCH_PARTNER = ("async execute({ id }, { signal }) { const response = await fet
                  "return reviews.map((review) => review.text); }")
 
 
-@pytest.mark.parametrize("execute", [FETCH_INPUT, FETCH_PARTNER,
-                                     "execute: ({ url }, { signal }) => fetch(url, { signal }).then((r) => r.json())"])
+@pytest.mark.parametrize("execute", [
+    FETCH_INPUT, FETCH_PARTNER,
+    "execute: ({ url }, { signal }) => fetch(url, { signal }).then((r) => r.json())",
+    "async execute(input, { signal }) { return await (await fetch(input.url, { signal })).json(); }",
+    "async execute({ id }, { signal }) { const { data } = await axios.get(`https://x.example/${id}`, { signal }); "
+    "return data; }",
+])
 def test_wm605_flags_returned_foreign_content_on_the_name(execute):
     assert flagged_text(tool("read_page", execute=execute), "WM605") == ["name"]
 
@@ -139,6 +146,8 @@ def test_wm605_flags_returned_foreign_content_on_the_name(execute):
     ("async execute({ id }, { signal }) { const r = await fetch(`/api/orders/${id}`, { signal }); return await r.json(); }",
      "{ readOnlyHint: true }"),
     ("async execute({ url }, { signal }) { const r = await fetch(url, { signal }); return { ok: r.ok }; }",
+     "{ readOnlyHint: true }"),
+    ("async execute(i, { signal }) { const r = await fetch(location.origin + '/api/x', { signal }); return r.json(); }",
      "{ readOnlyHint: true }"),
 ])
 def test_wm605_leaves_hinted_same_origin_and_body_less_tools_alone(execute, annotations):

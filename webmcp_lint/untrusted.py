@@ -82,11 +82,17 @@ def returns_untrusted_content(model: ExecuteModel) -> Fetch | None:
 def _expression_around(call: Node) -> Node:
     """Climb from a request call through await, parentheses and chained calls (``.then``, ``.json()``)."""
     current = call
-    while current.parent is not None and current.parent.type in (
+    while current.parent is not None and (current.parent.type in (
             "await_expression", "parenthesized_expression", "member_expression", "call_expression",
-            "as_expression", "non_null_expression"):
+            "as_expression", "non_null_expression") or _is_await_call_argument(current.parent)):
         current = current.parent
     return current
+
+
+def _is_await_call_argument(node: Node) -> bool:
+    """tree-sitter reads ``await (x)`` as a call of a function named ``await``: its ``(x)`` is arguments."""
+    return node.type == "arguments" and node.parent is not None and node.parent.type == "call_expression" \
+        and text(node.parent.child_by_field_name("function")) == "await"
 
 
 def _reads_body(expression: Node, fetch: Fetch) -> bool:
