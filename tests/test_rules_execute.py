@@ -265,6 +265,7 @@ def test_wm404_flags_awaited_helpers_without_the_signal(execute, flagged):
     "out.push(await legacy.load(id)); } return out; }",
     "async execute(input, { signal }) { const step = async () => fetch('/a', { signal }); return await step(); }",
     "async execute(input, { signal }) { await navigator.clipboard.writeText(input.text); return { ok: true }; }",
+    'async execute(input, { signal }) { await customElements.whenDefined("x-card"); return { ok: true }; }',
     "execute(input, { signal }) { return cartService.getItems(); }",  # synchronous
     "async execute(input, { signal }) { const trips = await find({ signal }); return trips.map((t) => t.id); }",
 ])
@@ -399,6 +400,7 @@ def test_wm407_flags_defaults_never_applied(execute, flagged):
     'execute(input) { const sort = input.sort; return list(sort === undefined ? "newest" : sort); }',
     'execute(input) { if (typeof input.sort === "undefined") input.sort = "newest"; return list(input.sort); }',
     'execute({ sort }) { sort ??= "newest"; return list(sort); }',
+    'execute(input) { let sort = input.sort; if (!sort) sort = "newest"; return list(sort); }',
     "execute(input) { return list(input.query); }",  # never reads sort
     'execute(input) { const options = { sort: "newest", ...input }; return list(options.sort); }',
 ])
@@ -467,6 +469,10 @@ def test_wm408_needs_schema_constraints():
     ('execute() { const el = document.createElement("div"); return el; }', "el", "DOM"),
     ('execute: () => new Map()', "new Map()", "Map"),
     ('execute({ ok }) { return ok ? { ok } : new Error("no"); }', 'new Error("no")', "Error"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     "if (signal.aborted) throw err; return { error: err }; } }", "err", "caught error"),
+    ("execute() { return { tags: new Set(tags), count: tags.length }; }", "new Set(tags)", "Set"),
+    ("execute() { const failure = new Error('x'); return [1, failure]; }", "failure", "Error"),
 ])
 def test_wm409_flags_values_json_cannot_carry(execute, flagged, word):
     code = tool(execute)

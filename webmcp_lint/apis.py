@@ -47,12 +47,15 @@ INSTANT_CALLS = frozenset({
 # Browser APIs that take no AbortSignal at all: asking to forward one to them (WM404) would be wrong.
 UNCANCELLABLE_RECEIVERS = frozenset({
     "navigator.clipboard", "navigator.permissions", "navigator.storage", "navigator.serviceWorker",
-    "crypto.subtle", "caches", "document.fonts",
+    "crypto.subtle", "caches", "document.fonts", "customElements", "navigator.mediaDevices", "navigator.wakeLock",
+    "screen.orientation",
 })
 UNCANCELLABLE_CALLS = frozenset({
     "navigator.share", "Notification.requestPermission", "createImageBitmap", "document.requestStorageAccess",
-    "document.hasStorageAccess", "document.exitFullscreen", "navigator.getBattery",
+    "document.hasStorageAccess", "document.exitFullscreen", "navigator.getBattery", "showOpenFilePicker",
+    "showSaveFilePicker", "showDirectoryPicker", "nextTick",
 })
+UNCANCELLABLE_METHODS = frozenset({"requestFullscreen", "requestPointerLock", "decode"})
 
 # Writes to persistent or remote state (WM603 contradicts readOnlyHint with them; WM604 needs none).
 STORAGE_OBJECTS = frozenset({"localStorage", "sessionStorage"})

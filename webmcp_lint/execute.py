@@ -617,7 +617,8 @@ class ExecuteModel:
         """Awaiting it is not work a signal could cancel: body readers, Promise combinators, ``new Promise``."""
         if call.node.type == "new_expression":
             return True
-        if call.name in apis.INSTANT_CALLS or call.method in apis.INSTANT_METHODS:
+        if call.name in apis.INSTANT_CALLS or call.method in apis.INSTANT_METHODS \
+                or call.method in apis.UNCANCELLABLE_METHODS:
             return True
         if call.name is not None and (call.name in apis.UNCANCELLABLE_CALLS
                                       or any(call.name.startswith(receiver + ".")
@@ -881,7 +882,7 @@ class ExecuteModel:
             if node.type == "await_expression" and node.named_children:
                 node = unwrap(node.named_children[0])
                 continue
-            if node.type != "identifier":
+            if node.type not in ("identifier", "shorthand_property_identifier"):
                 return node, False
             binding = self.script.scopes.resolve(node)
             if binding is None:
@@ -1099,6 +1100,12 @@ class ExecuteModel:
                 key = key_of(node.child_by_field_name("left"))
                 if key is not None:
                     keys.add(key)
+        for node, _ in self._raw["assignment_expression"]:
+            # `if (!sort) sort = "newest";`: a value set under a condition on the same key
+            key = key_of(node.child_by_field_name("left"))
+            condition = _enclosing_if_condition(node)
+            if key is not None and condition is not None and key in {key_of(name) for name in _names_in(condition)}:
+                keys.add(key)
         return keys
 
     def merges_input_defaults(self) -> bool:
@@ -1258,6 +1265,29 @@ def _caught_locally(node: Node) -> bool:
             return True
         child, current = current, current.parent
     return False
+
+
+def _enclosing_if_condition(node: Node) -> Node | None:
+    """The condition of the nearest ``if`` whose branch holds ``node`` (within its function)."""
+    child, current = node, node.parent
+    while current is not None and current.type not in FUNCTION_KINDS:
+        if current.type == "if_statement" and current.child_by_field_name("condition") != child:
+            return current.child_by_field_name("condition")
+        child, current = current, current.parent
+    return None
+
+
+def _names_in(node: Node) -> list[Node]:
+    """Identifiers and member expressions inside an expression (bounded)."""
+    found: list[Node] = []
+    stack = [node]
+    while stack and len(found) < MENTION_LIMIT:
+        current = stack.pop()
+        if current.type in ("identifier", "member_expression", "subscript_expression"):
+            found.append(current)
+        if current.type not in FUNCTION_KINDS:
+            stack.extend(current.named_children)
+    return found
 
 
 def _in_if_condition(node: Node) -> bool:

@@ -413,18 +413,27 @@ def non_serializable_result(tool: ToolDefinition, project: Project) -> Iterator[
 
 
 def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node, str]]:
-    """Returned expressions (branches of ?:, ||, ?? included) that JSON cannot carry, with the reason."""
+    """Returned expressions that JSON cannot carry, with the reason: the value itself, the branches of
+    ``?:``/``||``/``??``, and the direct members of a returned object or array literal (``{ error: err }``)."""
     found = []
-    stack = [value]
+    stack: list[tuple[Node | None, bool]] = [(value, True)]
     while stack:
-        shown = unwrap(stack.pop())
+        item, top = stack.pop()
+        shown = unwrap(item)
         if shown is None:
             continue
+        if top and shown.type == "object":
+            stack.extend((child.child_by_field_name("value") if child.type == "pair" else child, False)
+                         for child in shown.named_children if child.type in ("pair", "shorthand_property_identifier"))
+            continue
+        if top and shown.type == "array":
+            stack.extend((child, False) for child in shown.named_children if child.type != "spread_element")
+            continue
         if shown.type == "ternary_expression":
-            stack.extend((shown.child_by_field_name("consequence"), shown.child_by_field_name("alternative")))
+            stack.extend((shown.child_by_field_name(branch), top) for branch in ("consequence", "alternative"))
             continue
         if shown.type == "binary_expression" and text(shown.child_by_field_name("operator")) in ("||", "??"):
-            stack.extend((shown.child_by_field_name("left"), shown.child_by_field_name("right")))
+            stack.extend((shown.child_by_field_name(side), top) for side in ("left", "right"))
             continue
         resolved, caught = model.returned_value(shown)
         reason = "the caught error, which serialises to `{}` so its message is lost; return `{ error: err.message }`" \
