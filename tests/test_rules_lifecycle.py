@@ -130,6 +130,8 @@ def test_wm503_flags_conditional_calls_in_a_component(body):
     REACT + f"const Orders = (props) => {{ {HOOK}; return null; }};",
     VUE + f"{HOOK};",
     VUE + f"export function useOrders() {{ {HOOK}; }}",
+    VUE + f"export function registerOrderTools() {{ {HOOK}; }}",
+    VUE + f"export default defineComponent({{ setup() {{ {HOOK}; }} }});",
 ])
 def test_wm503_wm504_not_flagged(code):
     assert findings(code, "WM503", "orders.jsx") == []
@@ -140,6 +142,7 @@ def test_wm503_wm504_not_flagged(code):
     VUE + f"export function useOrders(user) {{\n  if (!user.value) return;\n  {HOOK};\n}}\n",
     VUE + f"if (import.meta.env.DEV) {{ {HOOK}; }}",
     VUE + f"onMounted(() => {{ {HOOK}; }});",
+    VUE + f"const onSave = () => {{ {HOOK}; }};",
 ])
 def test_wm503_vue(code):
     assert len(findings(code, "WM503")) == 1

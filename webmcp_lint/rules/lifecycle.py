@@ -152,7 +152,11 @@ def direct_registration_in_framework(project: Project) -> Iterator[Finding]:
 
 # WM503 / WM504 ------------------------------------------------------------------------------
 def _is_owner(function: Node, framework: str) -> bool:
-    """A React component or hook; in Vue also any named function (a composable) or ``setup``."""
+    """A component, a hook or composable (``use*``), ``setup``; in Vue also a declared function.
+
+    A Vue composable need not be named ``use*``, so a function declaration
+    counts; a handler assigned to a variable (``const onSave = () => ...``) does not.
+    """
     name = function_name(function)
     if name is not None and (name[:1].isupper() or HOOK_NAME.match(name) or name == "setup"):
         return True
@@ -162,9 +166,7 @@ def _is_owner(function: Node, framework: str) -> bool:
     parent = function.parent
     if parent is not None and parent.type == "export_statement":
         return True  # export default () => { ... }: a component
-    if framework == VUE:
-        return name is not None
-    return False
+    return framework == VUE and function.type == "function_declaration"
 
 
 def hook_problem(call: FrameworkCall) -> tuple[str, str] | None:
