@@ -172,3 +172,10 @@ def test_wm306_leaves_described_unknown_and_form_properties_alone():
     assert "WM306" not in codes(tool(properties=QUERY + ", other: SHARED_SCHEMA"))
     html = '<form toolname="find" tooldescription="Finds flights for a trip."><input name="city"></form>'
     assert "WM306" not in codes(html, "page.html")
+
+
+def test_a_declared_default_near_the_word_default_is_a_repeat_not_an_undeclared_constraint():
+    code = tool('"Searches products, sorted newest first by default."', SORT)
+    assert "WM301" in codes(code) and "WM303" not in codes(code)
+    assert "WM302" in codes(tool(properties=SORT.replace("Order of the results.", "Order, newest first by default.")))
+    assert not {"WM301", "WM303"} & set(codes(tool('"Results are sorted by relevance by default."', SORT)))

@@ -314,13 +314,27 @@ def default_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
                 if statement is not None:
                     found.append(statement)
             elif token.lower == "by" and index + 1 < len(sentence) and sentence[index + 1].lower == "default" \
-                    and index > 0 and _is_default_value(sentence[index - 1]):
+                    and index > 0 and (sentence[index - 1].is_literal or sentence[index - 1].lower in ("true", "false")):
                 found.append(Statement(_phrase(text, sentence[index - 1], sentence[index + 1]), [sentence[index - 1].text]))
     return found
 
 
 _DEFAULT_CONNECTORS = (("value", "is"), ("value", ":"), ("is",), ("to",), ("of",), (":",), ("=",), ("value",),
                        ("will", "be"), ("being",))
+
+
+DEFAULT_WINDOW_WORDS = 4
+
+
+def value_near_default_word(text: str, value: str) -> bool:
+    """A declared default written near the word "default": "newest first by default", "default sort: newest"."""
+    for sentence in sentences(tokenize(text)):
+        spoken = [token for token in sentence if token.kind != "punct"]
+        anchors = [index for index, token in enumerate(spoken) if token.lower in words.DEFAULT_WORDS]
+        for index, token in enumerate(spoken):
+            if same_value(token.text, value) and any(abs(index - anchor) <= DEFAULT_WINDOW_WORDS for anchor in anchors):
+                return True
+    return False
 
 
 def _default_after(text: str, sentence: list[Token], index: int) -> Statement | None:

@@ -25,6 +25,7 @@ from webmcp_lint.descriptions import (
     sentences,
     tokenize,
     type_statements,
+    value_near_default_word,
 )
 from webmcp_lint.evaluate import Prop, Unknown
 from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
@@ -126,7 +127,8 @@ def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterat
     defaults = default_statements(description.text, tokens)
     for item in properties:
         declared = item.default_text
-        if declared is not None and any(same_value(value, declared) for statement in defaults for value in statement.values):
+        if declared is not None and (any(same_value(value, declared) for statement in defaults for value in statement.values)
+                                     or value_near_default_word(description.text, declared)):
             repeats.append(f"default {_quote(declared)} of `{item.name}`")
     bounds = bound_statements(description.text, tokens)
     for item in properties:
@@ -149,8 +151,10 @@ def param_description_repeats_schema(tool: ToolDefinition, project: Project) -> 
         if len(values) >= 2:
             repeats.append(f"its enum values {', '.join(map(_quote, values))}")
         if item.default_text is not None:
-            repeats += [f"its default {_quote(statement.phrase)}"
-                        for statement in default_statements(description.text, tokens)]
+            stated = [f"its default {_quote(statement.phrase)}" for statement in default_statements(description.text, tokens)]
+            if not stated and value_near_default_word(description.text, item.default_text):
+                stated = [f"its default {_quote(item.default_text)}"]
+            repeats += stated
         repeats += _repeated_bounds(bound_statements(description.text, tokens), item)
         repeats += _interpolated_keywords(description, tool, [item])
         if repeats:
