@@ -218,17 +218,24 @@ def test_wm403_no_fix_without_a_signal_name_or_for_listeners():
 
 # ----------------------------------------------------------------------------- WM404
 
+STREAM_READING = ("async execute(input, { signal }) { const reader = (await fetch('/s', { signal })).body.getReader(); "
+                  "let size = 0; while (true) { const { done, value } = await reader.read(); if (done) break; "
+                  "size += value.length; } return { size }; }")
+
 
 def test_wm404_head_when_no_second_parameter():
     assert flagged_text(tool("async execute() { return await cartService.getItems(); }"), "WM404") == [
         "async execute()"]
     assert flagged_text(tool("execute: async ({ id }) => { return await load(id); }"), "WM404") == [
         "async ({ id })"]
+    assert flagged_text(tool("async execute() { await new Promise((r) => setTimeout(r, 9)); return {}; }"),
+                        "WM404") == ["async execute()"]
 
 
 @pytest.mark.parametrize("execute", [
     "execute() { return cartService.getItemsSync(); }",  # synchronous
     "async execute() { return cartService.cached; }",  # awaits nothing
+    'async execute() { const { format } = await import("./format.js"); return format(1); }',
 ])
 def test_wm404_head_not_flagged(execute):
     assert findings(tool(execute), "WM404") == []
@@ -267,6 +274,7 @@ def test_wm404_flags_awaited_helpers_without_the_signal(execute, flagged):
     "async execute(input, { signal }) { await navigator.clipboard.writeText(input.text); return { ok: true }; }",
     'async execute(input, { signal }) { await customElements.whenDefined("x-card"); return { ok: true }; }',
     "execute(input, { signal }) { return cartService.getItems(); }",  # synchronous
+    STREAM_READING,
     "async execute(input, { signal }) { const trips = await find({ signal }); return trips.map((t) => t.id); }",
 ])
 def test_wm404_not_flagged(execute):
@@ -312,6 +320,7 @@ def test_wm405_flags_timers_and_polling_without_abort_handling(execute, flagged)
     "execute(input, { signal }) { const t = setTimeout(go, 500); "
     'button.addEventListener("click", () => clearTimeout(t), { signal }); return {}; }',
     "async execute(input, { signal }) { for (const id of ids) { await save(id); } return {}; }",  # not polling
+    STREAM_READING,  # reads a body the signal already ends
     "async execute(input, { signal }) { const controller = new AbortController(); "
     "const timer = setTimeout(() => controller.abort(), 5000); try { return await load({ signal: "
     "AbortSignal.any([signal, controller.signal]) }); } finally { clearTimeout(timer); } }",

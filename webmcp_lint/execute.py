@@ -617,8 +617,7 @@ class ExecuteModel:
         """Awaiting it is not work a signal could cancel: body readers, Promise combinators, ``new Promise``."""
         if call.node.type == "new_expression":
             return True
-        if call.name in apis.INSTANT_CALLS or call.method in apis.INSTANT_METHODS \
-                or call.method in apis.UNCANCELLABLE_METHODS:
+        if call.name in apis.INSTANT_CALLS or call.method in apis.UNCANCELLABLE_METHODS or self.is_body_reader(call):
             return True
         if call.name is not None and (call.name in apis.UNCANCELLABLE_CALLS
                                       or any(call.name.startswith(receiver + ".")
@@ -630,13 +629,30 @@ class ExecuteModel:
         return callee is not None and callee.type == "import"
 
     def awaits_work(self) -> bool:
-        """Some await waits for more than a body reader or ``Promise.resolve``: work a signal could cancel."""
+        """Some await waits for more than an instant call (a body reader, ``Promise.resolve``, ``import()``)."""
         for expression in self._awaited_expressions():
             targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(expression)]
-            if not targets or any(call is None or not (call.method in apis.INSTANT_METHODS
-                                                       or call.name == "Promise.resolve") for call in targets):
-                return True
+            if not targets or any(call is None or call.node.type == "new_expression" or not self.is_instant(call)
+                                  for call in targets):
+                return True  # `await new Promise(...)` waits on a timer or an event: work too
         return False
+
+    def is_body_reader(self, call: Call) -> bool:
+        """``response.json()`` and friends, or ``reader.read()`` on a stream reader: they end with the request."""
+        if call.method in apis.INSTANT_METHODS:
+            return True
+        if call.method != "read" or call.receiver is None:
+            return False
+        receiver = call.receiver
+        if receiver.type == "identifier":
+            binding = self.script.scopes.resolve(receiver)
+            receiver = binding.init if binding is not None and binding.init is not None else receiver
+        return "getReader(" in text(receiver)
+
+    def _awaits_a_reader(self, await_node: Node) -> bool:
+        argument = await_node.named_children[0] if await_node.named_children else None
+        targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(argument)]
+        return bool(targets) and all(call is not None and self.is_body_reader(call) for call in targets)
 
     def is_signal_api(self, call: Call) -> bool:
         return call.node.id in self._signal_api_ids
@@ -914,7 +930,7 @@ class ExecuteModel:
                            else None, owner, abortable, body is not None and self.checks_abort_within(body), rethrows)
 
     def _loop(self, node: Node, owner: Node) -> Loop:
-        awaits = any(function.id == owner.id and contains(node, await_node)
+        awaits = any(function.id == owner.id and contains(node, await_node) and not self._awaits_a_reader(await_node)
                      for await_node, function in self._raw["await_expression"])
         passes_signal = any(contains(node, call.node) and any(map(self.mentions_signal, call.arguments))
                             for call in self.calls)
