@@ -16,6 +16,7 @@ from webmcp_lint.descriptions import (
     developer_tooling,
     input_properties,
     name_words,
+    partial_text,
     reads_like_query,
     tokenize,
 )
@@ -194,6 +195,15 @@ def hidden_characters(text: str) -> list[str]:
     return [f"U+{ord(character):04X} {unicodedata.name(character, 'FORMAT CHARACTER')}" for character in found]
 
 
+def _known_text(tool: ToolDefinition, prop: Prop) -> str | None:
+    """A text's value with escapes decoded; for a partly computed one, its known parts."""
+    if isinstance(prop.value, str):
+        return prop.value
+    if isinstance(prop.value, Unknown):
+        return partial_text(prop.value_node, tool)
+    return None
+
+
 def text_fields(tool: ToolDefinition) -> Iterator[tuple[str, Prop, bool]]:
     """(what, prop, is_key) for the tool's name and description and each parameter's name and description."""
     for key in ("name", "description"):
@@ -212,7 +222,7 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
         node = prop.key_node if is_key else (prop.value_node or prop.key_node)
         if node is None:
             continue
-        values = [prop.key] if is_key else ([prop.value] if isinstance(prop.value, str) else [])
+        values = [prop.key] if is_key else [_known_text(tool, prop) or ""]
         values.append(node.text.decode("utf-8", errors="replace"))
         found = list(dict.fromkeys(name for value in values for name in hidden_characters(value)))
         if found:
@@ -243,9 +253,10 @@ def _matched_text(original: str, lowered: str, match: re.Match[str]) -> str:
 @rule("WM608", "instructions-to-agent", "warning", on=TOOLS)
 def instructions_to_agent(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     for what, prop, is_key in text_fields(tool):
-        if is_key or what == "tool name" or not isinstance(prop.value, str):
+        text = None if is_key or what == "tool name" else _known_text(tool, prop)
+        if text is None:
             continue
-        phrase = agent_instruction(prop.value)
+        phrase = agent_instruction(text)
         node = prop.value_node or prop.key_node
         if phrase is not None and node is not None:
             yield tool.finding(node, f'The {what} gives the agent instructions ("{phrase}"): say what the tool does '
