@@ -252,37 +252,41 @@ def _type_name(value: Any) -> str:
 
 
 def _line_of(text: str, table: tuple[str, ...], key: str, value: str | None = None) -> int:
-    """1-based line of ``key`` (or of ``value`` after it) inside ``table``; the header's line, else 1.
+    """1-based line of ``key`` (or of the quoted ``value`` from the key on) inside ``table``; else the
+    table header's line, else 1.
 
-    Handles ``[a.b]`` headers, dotted keys (``b.key = ...`` under ``[a]``) and
-    quoted keys, which covers how these files are written.
+    Handles ``[a.b]`` headers, dotted keys (``b.key = ...`` under ``[a]``),
+    inline tables and quoted keys, which covers how these files are written.
     """
     lines = text.splitlines()
-    key_pattern = rf"""(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')"""
-    header_line = 0
-    search_from, search_to = 0, len(lines)
+    key_pattern = rf"""(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*="""
+    fallback: tuple[int, int, int] | None = None  # (header line, region start, region end) of the deepest table
     for depth in range(len(table), -1, -1):
         header = _header_index(lines, table[:depth]) if depth else -1
-        if depth and header is None:
+        if header is None:
             continue
         start = header + 1
         end = next((index for index in range(start, len(lines)) if lines[index].lstrip().startswith("[")), len(lines))
-        prefix = r"(?:^|[{,])\s*" + "".join(rf"""(?:{re.escape(part)}|"{re.escape(part)}")\s*\.\s*""" for part in table[depth:])
-        for index in range(start, end):
-            if re.search(prefix + key_pattern + r"\s*=", lines[index]):
-                if value is not None:
-                    quoted = re.compile(rf"""["']{re.escape(value)}["']""")
-                    found = next((later for later in range(index, end) if quoted.search(lines[later])), None)
-                    return (found if found is not None else index) + 1
-                return index + 1
-        if depth and not header_line:
-            header_line, search_from, search_to = header + 1, start, end
-    if value is not None:
-        quoted = re.compile(rf"""["']{re.escape(value)}["']""")
-        found = next((index for index in range(search_from, search_to) if quoted.search(lines[index])), None)
-        if found is not None:
-            return found + 1
-    return header_line or 1
+        dotted = "".join(rf"""(?:{re.escape(part)}|"{re.escape(part)}")\s*\.\s*""" for part in table[depth:])
+        key_line = _first_line_matching(lines, re.compile(r"(?:^|[{,])\s*" + dotted + key_pattern), start, end)
+        if key_line is not None:
+            value_line = _first_line_matching(lines, _quoted(value), key_line, end) if value is not None else None
+            return (value_line if value_line is not None else key_line) + 1
+        if depth and fallback is None:
+            fallback = (header, start, end)
+    if fallback is None:
+        return 1
+    header, start, end = fallback
+    value_line = _first_line_matching(lines, _quoted(value), start, end) if value is not None else None
+    return (value_line if value_line is not None else header) + 1
+
+
+def _quoted(value: str) -> re.Pattern:
+    return re.compile(rf"""["']{re.escape(value)}["']""")
+
+
+def _first_line_matching(lines: list[str], pattern: re.Pattern, start: int, end: int) -> int | None:
+    return next((index for index in range(start, end) if pattern.search(lines[index])), None)
 
 
 def _header_index(lines: list[str], table: tuple[str, ...]) -> int | None:
