@@ -179,3 +179,9 @@ def test_a_declared_default_near_the_word_default_is_a_repeat_not_an_undeclared_
     assert "WM301" in codes(code) and "WM303" not in codes(code)
     assert "WM302" in codes(tool(properties=SORT.replace("Order of the results.", "Order, newest first by default.")))
     assert not {"WM301", "WM303"} & set(codes(tool('"Results are sorted by relevance by default."', SORT)))
+
+
+def test_wm301_does_not_read_true_or_false_about_the_result_as_a_type():
+    wrap = 'wrap: { type: "boolean", description: "Whether to gift-wrap the order." }'
+    assert "WM301" not in codes(tool('"Returns true or false depending on whether the item can be wrapped."', wrap))
+    assert "WM302" in codes(tool(properties=wrap.replace("Whether to gift-wrap the order.", "Gift wrap (true/false).")))

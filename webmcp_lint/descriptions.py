@@ -124,7 +124,7 @@ class Statement:
 
     phrase: str
     values: list[str] = field(default_factory=list)
-    kind: str = ""  # bounds: "min" | "max"; types: the type word
+    kind: str = ""  # bounds: "min" | "max" | "range"; types: the type word, or "true/false" for spelled-out values
     unit: str | None = None
 
 
@@ -262,7 +262,7 @@ def _boolean_pairs(sentence: list[Token]) -> list[Statement]:
     for index in range(len(sentence) - 2):
         first, middle, last = sentence[index:index + 3]
         if {first.lower, last.lower} == {"true", "false"} and middle.lower in ("/", "or", "|"):
-            found.append(Statement(f"{first.text} {middle.text} {last.text}".replace(" / ", "/"), ["boolean"], "boolean"))
+            found.append(Statement(f"{first.text} {middle.text} {last.text}".replace(" / ", "/"), ["boolean"], "true/false"))
     return found
 
 

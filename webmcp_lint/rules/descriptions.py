@@ -119,7 +119,8 @@ def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterat
     tokens = description.tokens
     repeats = [f"parameter name {_quote(name)}" for name in
                mentioned_parameter_names(description.text, tokens, [item.name for item in properties])]
-    repeats += [f"type {_quote(statement.phrase)}" for statement in type_statements(tokens)]
+    # "Returns true or false" describes the result; only a type word used as a type repeats the schema here.
+    repeats += [f"type {_quote(statement.phrase)}" for statement in type_statements(tokens) if statement.kind != "true/false"]
     for item in properties:
         values = mentioned_values(description.text, item.enum_values)
         if len(values) >= 2:
