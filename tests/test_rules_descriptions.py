@@ -185,3 +185,8 @@ def test_wm301_does_not_read_true_or_false_about_the_result_as_a_type():
     wrap = 'wrap: { type: "boolean", description: "Whether to gift-wrap the order." }'
     assert "WM301" not in codes(tool('"Returns true or false depending on whether the item can be wrapped."', wrap))
     assert "WM302" in codes(tool(properties=wrap.replace("Whether to gift-wrap the order.", "Gift wrap (true/false).")))
+
+
+def test_wm303_reads_a_parameter_description_that_is_only_a_list_of_values():
+    assert "WM303" in codes(tool(properties='dir: { type: "string", description: "Sort direction. asc or desc." }'))
+    assert "WM303" not in codes(tool(properties='from: { type: "string", description: "City or airport the trip starts from." }'))

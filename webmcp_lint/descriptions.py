@@ -475,6 +475,18 @@ def allowed_value_lists(text: str, tokens: Sequence[Token]) -> list[Statement]:
     return found
 
 
+def bare_value_list(text: str, tokens: Sequence[Token]) -> Statement | None:
+    """A sentence that is nothing but a short list of values ("asc or desc.", "small, medium or large"):
+    in a parameter description, that is the allowed values."""
+    for sentence in sentences(tokens):
+        items, last = _list_items(sentence, 0)
+        joined_by_or = any(token.lower in ("or", "|", "/") for token in sentence)
+        if 2 <= len(items) <= 6 and last is sentence[-1] and joined_by_or \
+                and not all(item.lower in ("true", "false") for item in items):
+            return Statement(_phrase(text, sentence[0], last), [item.text for item in items])
+    return None
+
+
 def _after_example_lead(sentence: list[Token], index: int) -> bool:
     window = [token.lower for token in sentence[max(0, index - 3):index + 1]]
     return any(word in words.EXAMPLE_LEADS for word in window)

@@ -12,6 +12,7 @@ from webmcp_lint.descriptions import (
     SchemaProperty,
     Statement,
     allowed_value_lists,
+    bare_value_list,
     bound_statements,
     default_statements,
     input_properties,
@@ -195,8 +196,8 @@ def _undeclared_in_parameter(description: Description) -> list[str]:
     tokens = description.tokens
     moves = []
     if not item.has("enum") and not item.has("const"):
-        moves += [f"allowed values {_quote(statement.phrase)} belong in `enum`"
-                  for statement in allowed_value_lists(description.text, tokens)]
+        lists = allowed_value_lists(description.text, tokens) or [bare_value_list(description.text, tokens)]
+        moves += [f"allowed values {_quote(statement.phrase)} belong in `enum`" for statement in lists if statement]
     if not item.has("default"):
         moves += [f"the default {_quote(statement.phrase)} belongs in `default`"
                   for statement in default_statements(description.text, tokens)]
