@@ -481,7 +481,8 @@ def bare_value_list(text: str, tokens: Sequence[Token]) -> Statement | None:
     for sentence in sentences(tokens):
         items, last = _list_items(sentence, 0)
         joined_by_or = any(token.lower in ("or", "|", "/") for token in sentence)
-        if 2 <= len(items) <= 6 and last is sentence[-1] and joined_by_or \
+        written_as_values = all(item.is_literal or item.text == item.lower for item in items)  # not "City, region"
+        if 2 <= len(items) <= 6 and last is sentence[-1] and joined_by_or and written_as_values \
                 and not all(item.lower in ("true", "false") for item in items):
             return Statement(_phrase(text, sentence[0], last), [item.text for item in items])
     return None
