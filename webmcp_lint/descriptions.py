@@ -243,13 +243,16 @@ def _is_type_use(sentence: list[Token], index: int, type_word: str) -> bool:
     return False
 
 
+PARENTHESIS_REACH = 12  # tokens looked at on each side: a note in parentheses is short
+
+
 def _parenthesised(sentence: list[Token], index: int) -> list[Token] | None:
-    """The tokens of the parenthesised group around ``index``, if any."""
+    """The tokens of the short parenthesised group around ``index``, if any."""
     start = index - 1
-    while start >= 0 and sentence[start].text not in ("(", ")"):
+    while start >= max(0, index - PARENTHESIS_REACH) and sentence[start].text not in ("(", ")"):
         start -= 1
     end = index + 1
-    while end < len(sentence) and sentence[end].text not in ("(", ")"):
+    while end < min(len(sentence), index + PARENTHESIS_REACH) and sentence[end].text not in ("(", ")"):
         end += 1
     if start < 0 or end >= len(sentence) or sentence[start].text != "(" or sentence[end].text != ")":
         return None
