@@ -37,7 +37,7 @@ COLLECTED_KINDS = frozenset({
     "call_expression", "new_expression", "await_expression", "throw_statement", "return_statement",
     "catch_clause", "member_expression", "subscript_expression", "binary_expression", "unary_expression",
     "assignment_expression", "augmented_assignment_expression", "variable_declarator", "identifier",
-    "object", "if_statement",
+    "object", "if_statement", "shorthand_property_identifier", "property_identifier",
 }) | LOOP_KINDS
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
@@ -325,7 +325,9 @@ class ExecuteModel:
         self._raw: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._walk()
+        self._mentions: _Positions | None = None
         self._find_signal_aliases()
+        self._mentions = self._signal_mentions()
 
         self.calls: list[Call] = []
         self._calls_by_id: dict[int, Call] = {}
@@ -345,9 +347,18 @@ class ExecuteModel:
                        if call.is_global and call.name in ("setTimeout", "setInterval")]
         self.throws = [self._throw(node, owner) for node, owner in self._raw["throw_statement"]]
         self.rejects = self._rejects()
+        # Positions of what catches and loops ask about, so each asks with a bisect, not a scan.
+        self._abortable_positions = _Positions([
+            call.node for call in self.calls
+            if call.method == "throwIfAborted" or any(map(self.mentions_signal, call.arguments))])
+        self._rethrow_positions = _Positions([node for node, _ in self._raw["throw_statement"]]
+                                             + [reject.node for reject in self.rejects])
+        self._await_positions = _Positions([node for node, _ in self.awaits])
+        self._await_owner = {node.id: owner for node, owner in self.awaits}
         self.catches = [self._catch(node, owner) for node, owner in self._raw["catch_clause"]]
         self.loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._raw[kind]]
         self.loops.sort(key=lambda loop: loop.node.start_byte)
+        self._loops_by_id = {loop.node.id: loop for loop in self.loops}
         self.writes = self._writes()
         self.input_names = self._input_names()
 
@@ -416,10 +427,21 @@ class ExecuteModel:
             return name in self.signal_names or name in self.options_names or name == "signal"
         return node.type == "member_expression" and member_name(node) == "signal"
 
+    def _signal_mentions(self) -> _Positions:
+        """Every token that mentions the signal, once the names are known: mentions are then a bisect."""
+        names = self.signal_names | self.options_names
+        tokens = [node for node, _ in self._raw["identifier"] if text(node) in names]
+        tokens.extend(node for node, _ in self._raw["shorthand_property_identifier"]
+                      if text(node) in names or text(node) == "signal")
+        tokens.extend(node for node, _ in self._raw["property_identifier"] if text(node) == "signal")
+        return _Positions(tokens)
+
     def mentions_signal(self, node: Node | None) -> bool:
         """``node`` passes the signal on: a signal or options name, a ``signal`` key, or ``x.signal``."""
         if node is None:
             return False
+        if self._mentions is not None:
+            return self._mentions.any_within(node)
         names = self.signal_names | self.options_names
         stack = [node]
         seen = 0
@@ -519,6 +541,8 @@ class ExecuteModel:
 
     def runs_in(self, node: Node, function_ids: set[int]) -> bool:
         """``node`` is inside one of these functions (or a function nested in one)."""
+        if not function_ids:
+            return False
         current = node.parent
         while current is not None:
             if current.id in function_ids:
@@ -731,7 +755,14 @@ class ExecuteModel:
 
     def loops_around(self, node: Node) -> list[Loop]:
         """Loops of execute that contain ``node``, innermost first."""
-        return [loop for loop in reversed(self.loops) if contains(loop.node, node)]
+        found = []
+        current = node.parent
+        while current is not None and current.id != self.function.id:
+            loop = self._loops_by_id.get(current.id)
+            if loop is not None:
+                found.append(loop)
+            current = current.parent
+        return found
 
     # ---------------------------------------------------------------- signal APIs and requests
 
@@ -921,19 +952,17 @@ class ExecuteModel:
         body = node.child_by_field_name("body")
         abortable = []
         if try_block is not None:
-            abortable = [call for call in self.calls if contains(try_block, call.node)
-                         and (call.method == "throwIfAborted" or any(map(self.mentions_signal, call.arguments)))]
-        rethrows = body is not None and (
-            any(contains(body, throw) for throw, _ in self._raw["throw_statement"])
-            or any(contains(body, reject.node) for reject in self.rejects))
+            abortable = [self._calls_by_id[found.id] for found in self._abortable_positions.within(
+                try_block.start_byte, try_block.end_byte)]
+        rethrows = body is not None and self._rethrow_positions.any_within(body)
         return CatchClause(node, try_block, text(parameter) if parameter is not None and parameter.type == "identifier"
                            else None, owner, abortable, body is not None and self.checks_abort_within(body), rethrows)
 
     def _loop(self, node: Node, owner: Node) -> Loop:
-        awaits = any(function.id == owner.id and contains(node, await_node) and not self._awaits_a_reader(await_node)
-                     for await_node, function in self._raw["await_expression"])
-        passes_signal = any(contains(node, call.node) and any(map(self.mentions_signal, call.arguments))
-                            for call in self.calls)
+        awaits = any(self._await_owner[await_node.id].id == owner.id and not self._awaits_a_reader(await_node)
+                     for await_node in self._await_positions.within(node.start_byte, node.end_byte))
+        passes_signal = any(self._calls_by_id[found.id].method != "throwIfAborted"
+                            for found in self._abortable_positions.within(node.start_byte, node.end_byte))
         return Loop(node, owner, node.type in POLLING_LOOP_KINDS, awaits, self.checks_abort_within(node),
                     passes_signal)
 

@@ -203,6 +203,7 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
     if model is None or _handles_abort(model):
         return
     take = "" if model.signal_in_scope else "take `{ signal }` as execute's second parameter and "
+    cleared_in_finally = _timers_cleared_in_finally(model)
     flagged_loops = []
     for loop in model.loops:
         if loop.polling and loop.awaits and not loop.checks_abort and not loop.passes_signal \
@@ -218,7 +219,8 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
         if model.in_abort_listener(node) or any(loop.node in flagged_loops or loop.checks_abort or loop.passes_signal
                                                 for loop in model.loops_around(node)):
             continue  # a flagged loop already tells; a loop that checks the signal stops it
-        if (callback is not None and model.checks_abort_within(callback)) or _cleared_in_finally(model, timer.node):
+        if (callback is not None and model.checks_abort_within(callback)) \
+                or _timer_name(timer.node) in cleared_in_finally:
             continue
         clear = "clearTimeout" if timer.name == "setTimeout" else "clearInterval"
         yield _at(model, node,
@@ -235,22 +237,28 @@ def _loop_head_end(loop: Node) -> int:
     return before[-1].end_byte if before else loop.end_byte
 
 
-def _cleared_in_finally(model: ExecuteModel, timer: Node) -> bool:
-    """``const t = setTimeout(...); try { ... } finally { clearTimeout(t); }``: the timer ends with the run."""
+def _timer_name(timer: Node) -> str | None:
+    """``t`` in ``const t = setTimeout(...)``."""
     declarator = timer.parent
     while declarator is not None and declarator.type in ("parenthesized_expression", "await_expression"):
         declarator = declarator.parent
     if declarator is None or declarator.type != "variable_declarator":
-        return False
-    name = text(declarator.child_by_field_name("name"))
+        return None
+    return text(declarator.child_by_field_name("name"))
+
+
+def _timers_cleared_in_finally(model: ExecuteModel) -> set[str]:
+    """Names passed to clearTimeout/clearInterval in a ``finally`` block: those timers end with the run."""
+    names = set()
     for call in model.calls:
-        if call.name in ("clearTimeout", "clearInterval") and call.arguments and text(call.arguments[0]) == name:
+        if call.name in ("clearTimeout", "clearInterval") and call.arguments:
             ancestor = call.node.parent
             while ancestor is not None and ancestor.type not in FUNCTION_KINDS:
                 if ancestor.type == "finally_clause":
-                    return True
+                    names.add(text(call.arguments[0]))
+                    break
                 ancestor = ancestor.parent
-    return False
+    return names
 
 
 def _handles_abort(model: ExecuteModel) -> bool:
