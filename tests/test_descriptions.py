@@ -270,3 +270,17 @@ def test_twenty_realistic_tools_get_no_description_or_security_finding():
     found = [(d.code, d.message) for d in lint(code) if d.code in mine]
     assert found == []
     assert code.count("registerTool(") == 20
+
+
+@pytest.mark.parametrize(("name", "action"), [
+    ("cart_checkout", "checkout"), ("bulk_delete", "delete"), ("calendar_book_meeting", "book"),
+    ("order_pizza", "order"), ("email_receipt", "email"),
+])
+def test_consequential_verbs_anywhere_in_a_name(name, action):
+    assert consequential_action(name, "") == action
+
+
+@pytest.mark.parametrize("name", ["sort_order", "order_date", "message_templates", "email_preferences", "close_modal",
+                                  "text_to_speech", "last_order"])
+def test_consequential_nouns_in_a_name_are_not_actions(name):
+    assert consequential_action(name, "") is None

@@ -822,18 +822,24 @@ def _is_information_noun(word: str) -> bool:
 def consequential_action(name: str | None, description: str | None) -> str | None:
     """The consequential action a tool's name or description names ("book", "send"...), or None.
 
-    In a name, the action is its first word (``book_flight``, ``cart.checkout``), or a light verb with a
-    consequential noun (``place_order``); a name that starts with a query verb (``get_order_status``) or
-    ends in an information noun (``order_history``) is about the thing, not the act. In a description,
+    In a name, the action is any consequential verb (``book_flight``, ``cart.checkout``, ``bulk_delete``; one
+    that is also a noun, such as "order", only with an object after it), or a light verb with a consequential noun
+    (``place_order``); a name that starts with a query verb (``get_order_status``), or a noun-like verb before
+    an information noun (``order_history``), is about the thing, not the act. In a description,
     the word must be used as a verb: at the start of a sentence ("Books a flight") or after "to"/"will"."""
     for segment in (name or "").split("."):
         parts = name_words(segment)
         if not parts or parts[0] in words.QUERY_VERBS:
             continue
+        for index, part in enumerate(parts):
+            if part not in words.CONSEQUENTIAL_VERBS:
+                continue
+            if part not in words.NOUN_LIKE_VERBS:
+                return part  # "delete_account", "cart_submit", "bulk_cancel"
+            has_object = index + 1 < len(parts) and not _is_information_noun(parts[index + 1])
+            if has_object or (index == 0 and len(parts) == 1):
+                return part  # "order_pizza", "calendar_book_meeting", but not "order_status", "sort_order"
         first = parts[0]
-        if first in words.CONSEQUENTIAL_VERBS and not (first in words.NOUN_LIKE_VERBS and len(parts) > 1
-                                                       and _is_information_noun(parts[-1])):
-            return first
         if first in words.LIGHT_VERBS:
             noun = next((singular(part) for part in parts[1:] if singular(part) in words.CONSEQUENTIAL_NOUNS), None)
             if noun is not None:

@@ -20,10 +20,10 @@ CONSEQUENTIAL_VERBS = frozenset({
     "subscribe", "unsubscribe", "invite", "approve", "reject", "decline", "charge", "donate", "sell",
     "tweet", "reply", "erase", "destroy", "wipe", "purge", "revoke", "terminate", "deactivate",
     "unpublish", "deploy", "merge", "schedule", "rsvp", "enroll", "register", "upgrade", "downgrade",
-    "sign", "confirm", "pledge", "tip", "hire", "ship", "dispatch", "trade", "sms", "text", "dm",
+    "pledge", "ship", "dispatch", "trade", "sms", "dm", "forward", "accept",
 })
 # Verbs that only count in a tool name or at the head of a phrase, never as a lone noun in prose.
-NAME_ONLY_CONSEQUENTIAL = frozenset({"text", "tip", "sign", "register", "schedule", "trade", "ship", "merge"})
+NAME_ONLY_CONSEQUENTIAL = frozenset({"register", "schedule", "trade", "ship", "merge", "forward", "accept"})
 # Nouns that make an action consequential after a light verb: "places an order", "makes a payment".
 CONSEQUENTIAL_NOUNS = frozenset({
     "order", "payment", "purchase", "booking", "reservation", "transfer", "refund", "donation",
@@ -33,12 +33,13 @@ LIGHT_VERBS = frozenset({"place", "make", "complete", "process", "create", "fina
                          "issue", "submit", "confirm", "send"})
 # Consequential verbs that are nouns too: "order_status" is about an order, "message_templates" about messages.
 NOUN_LIKE_VERBS = frozenset({"order", "email", "message", "post", "book", "transfer", "purchase", "refund",
-                             "checkout", "invite", "tweet", "reply", "charge", "trade", "schedule", "dm", "sms"})
+                             "invite", "tweet", "reply", "charge", "trade", "schedule", "dm", "sms"})
 # A name made of a noun-like verb and one of these is about the thing, not the act: "order_status".
 INFORMATION_NOUNS = frozenset({
     "status", "history", "details", "detail", "summary", "info", "information", "count", "total",
     "preview", "estimate", "options", "settings", "preferences", "state", "list", "lists", "log", "logs",
-    "tracking", "policy", "quote", "quotes", "availability", "form", "template",
+    "tracking", "policy", "quote", "quotes", "availability", "form", "template", "date", "id", "number",
+    "amount", "time", "type", "confirmation", "reference", "lookup", "search", "draft",
 })
 # Words that mark a consequential word in prose as a verb: "to send", "will delete", "and pay".
 VERB_MARKERS = frozenset({
