@@ -181,6 +181,8 @@ def test_developer_tooling_and_query_names():
     assert developer_tooling("toggle_feature_flag", "") == "feature flag"
     assert developer_tooling("x", "Seeds the catalog with test data.") == "test data"
     assert developer_tooling("reset_password", "Sends a reset link to the user's email.") is None
+    assert developer_tooling("seed_test_orders", "") == "seed"
+    assert developer_tooling("get_seed_catalog", "Lists the seeds the garden shop sells.") is None
     assert reads_like_query("getStoreHours") and reads_like_query("cart.list")
     assert not reads_like_query("book_flight")
 

@@ -876,9 +876,11 @@ def _verb_at(spoken: list[str], index: int) -> str | None:
 @lru_cache(maxsize=4096)
 def developer_tooling(name: str | None, description: str | None) -> str | None:
     """The developer-tooling words a name or description uses ("debug", "feature flag", "reset store")."""
-    texts = [list(name_words(name or ""))]
-    texts += [[token.lower for token in sentence if token.is_word]
-              for sentence in sentences(tokenize(description or ""))]
+    named = list(name_words(name or ""))
+    if named and named[0] in words.NAME_DEVELOPER_WORDS:
+        return named[0]  # the name's action: "seed_test_orders", not "get_seed_catalog"
+    texts = [named] + [[token.lower for token in sentence if token.is_word]
+                       for sentence in sentences(tokenize(description or ""))]
     for spoken in texts:
         content = [word for word in spoken if word not in words.ARTICLES and word != "of"]
         for index, word in enumerate(content):

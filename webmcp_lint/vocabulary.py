@@ -55,14 +55,15 @@ QUERY_VERBS = frozenset({
 
 # --- WM606: developer tooling -------------------------------------------------------------------
 DEVELOPER_WORDS = frozenset({
-    "debug", "debugging", "debugger", "dump", "devtools", "devtool", "diagnostic", "diagnostics",
-    "mock", "mocks", "fixture", "fixtures", "telemetry", "profiler", "profiling", "introspect",
-    "introspection",
+    "debug", "debugging", "debugger", "dump", "devtools", "devtool", "mock", "mocks", "fixture", "fixtures",
+    "introspect", "introspection",
 })
+# Developer words only as a tool name's first word ("seed_test_orders"; a garden shop sells seeds).
+NAME_DEVELOPER_WORDS = frozenset({"seed", "reseed", "stub"})
 # Word pairs (first, second) that are developer tooling together but not apart: "feature flag", "reset store".
 DEVELOPER_PAIRS = frozenset({
     ("feature", "flag"), ("feature", "flags"), ("feature", "toggle"), ("feature", "toggles"),
-    ("seed", "data"), ("test", "data"), ("fake", "data"), ("sample", "data"), ("dummy", "data"),
+    ("seed", "data"), ("test", "data"), ("fake", "data"), ("dummy", "data"), ("clear", "cache"), ("flush", "cache"),
     ("seed", "database"), ("seed", "db"), ("seed", "store"), ("test", "fixtures"), ("test", "users"),
     ("inspect", "state"), ("inspect", "store"), ("internal", "state"), ("internal", "store"),
     ("app", "state"), ("application", "state"), ("application", "store"), ("app", "store"),
