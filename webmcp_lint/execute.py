@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from webmcp_lint import apis
-from webmcp_lint.evaluate import JSFunction
+from webmcp_lint.evaluate import JSFunction, string_value
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
 from webmcp_lint.syntax import call_arguments, member_name, text, unwrap
@@ -581,9 +581,6 @@ class ExecuteModel:
             return False
         binding = self.script.scopes.resolve(root)
         return binding is None or binding.kind == "import"
-
-    def call_at(self, node: Node) -> Call | None:
-        return self._calls_by_id.get(node.id)
 
     def calls_local_function(self, call: Call) -> bool:
         """The callee is a function declared inside execute (it sees the signal by closure)."""
@@ -1297,8 +1294,6 @@ def _string(node: Node | None) -> str | None:
     node = unwrap(node)
     if node is None or node.type not in ("string", "template_string"):
         return None
-    from webmcp_lint.evaluate import string_value
-
     return string_value(node)
 
 
