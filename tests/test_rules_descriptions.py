@@ -190,3 +190,9 @@ def test_wm301_does_not_read_true_or_false_about_the_result_as_a_type():
 def test_wm303_reads_a_parameter_description_that_is_only_a_list_of_values():
     assert "WM303" in codes(tool(properties='dir: { type: "string", description: "Sort direction. asc or desc." }'))
     assert "WM303" not in codes(tool(properties='from: { type: "string", description: "City or airport the trip starts from." }'))
+
+
+def test_wm303_reads_lists_in_the_tool_description_only_about_a_parameter():
+    cabin = 'cabin: { type: "string", description: "Class of travel." }'
+    assert "WM303" in codes(tool('"Searches flights. The cabin is one of economy, business or first."', cabin))
+    assert "WM303" not in codes(tool('"Returns the flight status: scheduled, delayed or cancelled."', cabin))

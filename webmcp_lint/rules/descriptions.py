@@ -9,8 +9,10 @@ from tree_sitter import Node
 
 from webmcp_lint import vocabulary as words
 from webmcp_lint.descriptions import (
+    BOUND_KEYWORDS,
     SchemaProperty,
     Statement,
+    Token,
     allowed_value_lists,
     bare_value_list,
     bound_statements,
@@ -52,7 +54,7 @@ class Description:
         return self.prop.value_node or self.prop.key_node
 
     @property
-    def tokens(self):
+    def tokens(self) -> tuple[Token, ...]:
         return tokenize(self.text)
 
 
@@ -93,7 +95,7 @@ def _interpolated_keywords(description: Description, tool: ToolDefinition,
         return []
     found = []
     for item in properties:
-        for keyword in ("enum", "default") + tuple(item.bounds) + MIN_BOUNDS + MAX_BOUNDS:
+        for keyword in ("enum", "default") + BOUND_KEYWORDS:
             node = item.keyword_node(keyword)
             if node is not None and node.type in ("identifier", "member_expression") \
                     and node.text.decode("utf-8", errors="replace") in used:
@@ -214,20 +216,25 @@ def _mentioned(sentence_words: set[str], item: SchemaProperty) -> bool:
 
 
 def _undeclared_in_tool(description: Description, properties: list[SchemaProperty]) -> list[str]:
+    """Constraints the tool description states about a parameter it mentions (a list of values or a range in a
+    sentence that names no parameter describes the result), and defaults no parameter declares."""
     text = description.text
     moves = []
-    for statement in allowed_value_lists(text, description.tokens):
-        if not any(len(mentioned_values(" ".join(statement.values), item.enum_values)) >= 2 for item in properties):
-            moves.append(f"allowed values {_quote(statement.phrase)} belong in the parameter's `enum`")
     declared_defaults = [item.default_text for item in properties if item.default_text is not None]
     for statement in default_statements(text, description.tokens):
         if not any(same_value(value, declared) for value in statement.values for declared in declared_defaults):
             moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
     for sentence in sentences(description.tokens):
         sentence_words = {word for token in sentence if token.is_word for word in name_words(token.text)}
+        mentioned = [item for item in properties if _mentioned(sentence_words, item)]
+        for statement in allowed_value_lists(text, sentence):
+            owners = [item for item in mentioned if not item.has("enum")]
+            if owners and not any(len(mentioned_values(" ".join(statement.values), item.enum_values)) >= 2
+                                  for item in properties):
+                moves.append(f"allowed values {_quote(statement.phrase)} belong in the `enum` of `{owners[0].name}`")
         for statement in bound_statements(text, sentence):
-            for item in properties:
-                missing = _missing_bound(statement, item) if _mentioned(sentence_words, item) else None
+            for item in mentioned:
+                missing = _missing_bound(statement, item)
                 if missing:
                     moves.append(f"the range {_quote(statement.phrase)} belongs in {missing} of `{item.name}`")
     return moves
