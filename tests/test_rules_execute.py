@@ -255,6 +255,11 @@ def test_wm404_flags_awaited_helpers_without_the_signal(execute, flagged):
     assert "signal" in findings(code, "WM404")[0].message
 
 
+def test_wm404_message_shows_how_to_reach_the_signal():
+    (finding,) = findings(tool("async execute(input, opts) { return await svc.get(input.id); }"), "WM404")
+    assert "`svc.get(..., { signal: opts.signal })`" in finding.message
+
+
 @pytest.mark.parametrize("execute", [
     'async execute(input, { signal }) { const r = await fetch("/a", { signal }); const j = await r.json(); '
     "const t = await r.text(); const b = await r.blob(); const ab = await r.arrayBuffer(); "

@@ -417,6 +417,15 @@ class ExecuteModel:
             return "signal"
         return min(self.signal_names) if self.signal_names else None
 
+    @property
+    def signal_expression(self) -> str:
+        """How code in execute reaches the signal: ``signal``, ``s``, or ``opts.signal``."""
+        if self.signal_identifier is not None:
+            return self.signal_identifier
+        if self.options_names:
+            return f"{min(self.options_names)}.signal"
+        return "signal"
+
     def is_signal(self, node: Node | None) -> bool:
         """``node`` is the run's signal: a signal name, the misused options name, or ``x.signal``."""
         node = unwrap(node)

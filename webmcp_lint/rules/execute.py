@@ -104,7 +104,7 @@ def abort_swallowed(tool: ToolDefinition, project: Project) -> Iterator[Finding]
         return
     for catch in model.catches:
         if catch.abortable_calls and not catch.checks_abort and not catch.rethrows:
-            signal = model.signal_identifier or "signal"
+            signal = model.signal_expression
             error = catch.parameter or "err"
             yield _at(model, catch.node,
                       "This catch returns normally even when the run was cancelled, so a cancellation reaches the "
@@ -182,7 +182,8 @@ def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Fin
         return
     if not model.signal_in_scope:
         return
-    signal = model.signal_identifier or "signal"
+    signal = model.signal_expression
+    entry = "signal" if signal == "signal" else f"signal: {signal}"
     for call in model.awaited_calls:
         if model.is_instant(call) or model.is_signal_api(call) or model.calls_local_function(call) \
                 or any(map(model.mentions_signal, call.arguments)) or model.in_abort_listener(call.node) \
@@ -191,7 +192,7 @@ def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Fin
         callee = _callee(call.node)
         yield _at(model, call.node,
                   f"`{callee}(...)` is awaited without the run's signal, so a cancelled run cannot stop it; "
-                  f"pass it on, e.g. `{callee}(..., {{ {'signal' if signal == 'signal' else 'signal: ' + signal} }})`.")
+                  f"pass it on, e.g. `{callee}(..., {{ {entry} }})`.")
 
 
 # ----------------------------------------------------------------------------- WM405
