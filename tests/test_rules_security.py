@@ -357,3 +357,12 @@ PAGE_WITH_FORM = """<!doctype html>
 def test_wm612_reads_an_html_page_with_its_forms_and_scripts():
     found = findings(PAGE_WITH_FORM, "WM612", "page.html")
     assert [d.source.slice(d.start, d.end) for d in found] == ["name"] and '"checkout"' in found[0].message
+
+
+@pytest.mark.parametrize("description", [
+    "You should use this tool when the user asks about prices.",
+    "Never call this tool without the user's confirmation.",
+    "Returns the items you saved for later.",
+])
+def test_wm608_leaves_usage_advice_and_safety_notes_alone(description):
+    assert "WM608" not in codes(tool(description=description))

@@ -98,7 +98,7 @@ AGENT_INSTRUCTION_PATTERNS = (
     r"\b(?:without|before)\s+(?:the\s+)?(?:user|user's|users'|customer's)\s+(?:knowing|knowledge|consent|noticing|permission)\b",
     r"\b(?:do\s+not|don't|dont|never|no\s+need\s+to)\s+(?:ask|wait)\s+for\s+(?:confirmation|permission|approval|consent)\b",
     r"\b(?:skip|bypass|avoid)\s+(?:the\s+|any\s+|all\s+)?(?:user\s+)?(?:confirmation|approval|consent|permission)s?\b",
-    r"\byou\s+(?:must|should|shall|need\s+to|have\s+to|are\s+required\s+to|are\s+instructed\s+to|will\s+now|are\s+now)\b",
+    r"\byou\s+(?:must|shall|have\s+to|are\s+required\s+to|are\s+instructed\s+to|will\s+now|are\s+now)\b",
     r"\b(?:system|developer|hidden)\s+(?:prompt|message|instructions?)\b",
     r"\b(?:new|updated|real|actual|secret|hidden)\s+instructions?\s*:",
     r"\b(?:as\s+an\s+ai|language\s+model|jailbreak|pretend\s+(?:to\s+be|you)|act\s+as\s+(?:a|an|the)\b)",
