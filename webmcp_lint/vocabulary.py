@@ -78,7 +78,7 @@ AGENT_INSTRUCTION_PATTERNS = (
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
     r"(?:previous|prior|earlier|above|preceding|other|existing|original|system|safety|all)?\s*"
     r"(?:instructions?|prompts?|rules|directions|guidelines|guidance|constraints|policies|messages)\b",
-    r"\b(?:always|must|should)\s+(?:call|use|invoke|run|choose|select|prefer|pick|trigger)\s+this\b",
+    r"\b(?:always|must)\s+(?:call|use|invoke|run|choose|select|prefer|pick|trigger)\s+this\b",
     r"\b(?:always|first)\s+(?:call|use|invoke|run)\s+(?:this|the)\s+(?:tool|function)\b",
     r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)?\s*(?:first|before\s+(?:any|all|every)\b)",
     r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+(?:instead\s+of|rather\s+than|over)\b",
