@@ -37,6 +37,8 @@ def apply_fix(code: str, diagnostic: Diagnostic) -> str:
     ('execute(input, { signal }) { return fetch("/a", { signal }).then((r) => { if (!r.ok) throw new Error("bad"); '
      'return r.json(); }); }', 'throw new Error("bad");'),
     ('async execute(input, { signal }) { return Promise.reject(new Error("no")); }', 'Promise.reject(new Error("no"))'),
+    ('execute(input, { signal }) { return fetch("/a", { signal }).then((r) => r.ok ? r.json() : '
+     'Promise.reject(new Error("bad"))); }', 'Promise.reject(new Error("bad"))'),
     ('execute(input, { signal }) { return new Promise((resolve, reject) => { reject(new Error("x")); }); }',
      'reject(new Error("x"))'),
     ('execute({ items }) { items.forEach((item) => { if (!item) throw new TypeError("empty"); }); return {}; }',
@@ -62,6 +64,7 @@ def test_wm401_message_teaches_the_error_value():
     "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
     "if (!signal.aborted) return { error: String(err) }; throw err; } }",
     "execute(input, { signal }) { throw signal.reason; }",
+    "execute(input, { signal }) { return signal.aborted ? Promise.reject(new Error('stopped')) : { ok: true }; }",
     "execute(input, opts) { if (opts.signal.aborted) throw opts.signal.reason; return {}; }",
     "execute(input, { signal }) { return new Promise((resolve, reject) => { reject(signal.reason); }); }",
     'execute(input, { signal }) { return new Promise((resolve, reject) => { const t = setTimeout(resolve, 9); '

@@ -742,11 +742,12 @@ class ExecuteModel:
         """``node`` runs only once the run was cancelled: in ``if (signal.aborted)``, or in a catch after a check."""
         child, current = node, node.parent
         while current is not None and current.type not in FUNCTION_KINDS:
-            if current.type == "if_statement":
+            if current.type in ("if_statement", "ternary_expression"):
                 condition = current.child_by_field_name("condition")
                 if condition is not None and child != condition and self.checks_abort_within(condition):
                     negated = text(unwrap(condition)).lstrip().startswith("!")
-                    if negated == (child.type == "else_clause"):
+                    otherwise = child.type == "else_clause" or child == current.child_by_field_name("alternative")
+                    if negated == otherwise:
                         return True
             elif current.type == "catch_clause":
                 body = current.child_by_field_name("body")
@@ -878,11 +879,10 @@ class ExecuteModel:
     def _rejects(self) -> list[Reject]:
         found: list[Reject] = []
         for ret in self.returns:
-            value = unwrap(ret.value)
-            if value is not None and value.type == "await_expression" and value.named_children:
-                value = unwrap(value.named_children[0])
-            call = self._calls_by_id.get(value.id) if value is not None else None
-            if call is not None and call.name == "Promise.reject":
+            for value in value_branches(ret.value):
+                call = self._calls_by_id.get(value.id)
+                if call is None or call.name != "Promise.reject":
+                    continue
                 allowed = self.in_abort_listener(call.node) or self.abort_guarded(call.node) \
                     or self._rejects_with_reason(call)
                 found.append(Reject(call.node, "Promise.reject", allowed))
@@ -1195,6 +1195,25 @@ class ExecuteModel:
 
 
 # --------------------------------------------------------------------------- small pieces
+
+
+def value_branches(value: Node | None) -> list[Node]:
+    """The expressions a value may be: itself, through ``await``, both branches of ``?:``, the sides of ``||``/``??``."""
+    found: list[Node] = []
+    stack = [value]
+    while stack and len(found) < MENTION_LIMIT:
+        node = unwrap(stack.pop())
+        if node is None:
+            continue
+        if node.type == "await_expression" and node.named_children:
+            stack.append(node.named_children[0])
+        elif node.type == "ternary_expression":
+            stack.extend((node.child_by_field_name("alternative"), node.child_by_field_name("consequence")))
+        elif node.type == "binary_expression" and text(node.child_by_field_name("operator")) in ("||", "??", "&&"):
+            stack.extend((node.child_by_field_name("right"), node.child_by_field_name("left")))
+        else:
+            found.append(node)
+    return found
 
 
 def _signal_local(element: Node) -> str | None:

@@ -20,6 +20,7 @@ from webmcp_lint.execute import (
     execute_of,
     function_head,
     parameter_pattern,
+    value_branches,
 )
 from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
@@ -422,28 +423,22 @@ def non_serializable_result(tool: ToolDefinition, project: Project) -> Iterator[
 
 
 def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node, str]]:
-    """Returned expressions that JSON cannot carry, with the reason: the value itself, the branches of
-    ``?:``/``||``/``??``, and the direct members of a returned object or array literal (``{ error: err }``)."""
+    """Returned expressions that JSON cannot carry, with the reason: the value (through ``await``, ``?:``,
+    ``||``, ``??``) and the direct members of a returned object or array literal (``{ error: err }``)."""
+    candidates: list[Node] = []
+    for branch in value_branches(value):
+        if branch.type == "object":
+            members = [child.child_by_field_name("value") if child.type == "pair" else child
+                       for child in branch.named_children if child.type in ("pair", "shorthand_property_identifier")]
+        elif branch.type == "array":
+            members = [child for child in branch.named_children if child.type != "spread_element"]
+        else:
+            candidates.append(branch)
+            continue
+        for member in members:
+            candidates.extend(value_branches(member))
     found = []
-    stack: list[tuple[Node | None, bool]] = [(value, True)]
-    while stack:
-        item, top = stack.pop()
-        shown = unwrap(item)
-        if shown is None:
-            continue
-        if top and shown.type == "object":
-            stack.extend((child.child_by_field_name("value") if child.type == "pair" else child, False)
-                         for child in shown.named_children if child.type in ("pair", "shorthand_property_identifier"))
-            continue
-        if top and shown.type == "array":
-            stack.extend((child, False) for child in shown.named_children if child.type != "spread_element")
-            continue
-        if shown.type == "ternary_expression":
-            stack.extend((shown.child_by_field_name(branch), top) for branch in ("consequence", "alternative"))
-            continue
-        if shown.type == "binary_expression" and text(shown.child_by_field_name("operator")) in ("||", "??"):
-            stack.extend((shown.child_by_field_name(side), top) for side in ("left", "right"))
-            continue
+    for shown in candidates:
         resolved, caught = model.returned_value(shown)
         reason = "the caught error, which serialises to `{}` so its message is lost; return `{ error: err.message }`" \
             if caught else _reason(resolved)
