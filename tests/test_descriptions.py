@@ -159,6 +159,7 @@ def test_no_allowed_values_in_plain_english_or_examples(text):
     ("place_order", "", "place order"), ("assistant", "Sends a message to the seller.", "send"),
     ("assistant", "Use when the user wants to cancel a subscription.", "cancel"),
     ("assistant", "Places an order for the items in the cart.", "place order"),
+    ("assistant", "Creates and sends an invoice to the customer.", "send"),
 ])
 def test_consequential_actions(name, description, action):
     assert consequential_action(name, description) == action
@@ -171,6 +172,7 @@ def test_consequential_actions(name, description, action):
     ("list_messages", "Messages from the seller, newest first."),
     ("fetch_tool", "Fetch the text content of a URL and show it on the page."),
     ("sort_results", "Order of the results."),
+    ("search_catalog", "Searches products and orders by date."),
 ])
 def test_no_consequential_action(name, description):
     assert consequential_action(name, description) is None

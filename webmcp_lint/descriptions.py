@@ -860,11 +860,14 @@ def _verb_at(spoken: list[str], index: int) -> str | None:
     base = word if word in words.CONSEQUENTIAL_VERBS else _CONSEQUENTIAL_FORMS.get(word)
     if base is not None and base not in words.NAME_ONLY_CONSEQUENTIAL:
         inflected = base != word
+        takes_object = following in _DETERMINERS or following.endswith("'s")  # "sends an", "deletes the user's"
         if index == 0 and not _is_information_noun(following) and following not in ("of", "is", "are", "was", "id", "ids") \
-                and (not inflected or following in _DETERMINERS or following.endswith("'s")):
+                and (not inflected or takes_object):
             return base
-        if not inflected and previous in words.VERB_MARKERS and previous not in ("and", "or"):
-            return base
+        if previous in ("and", "or", "then", "also") and takes_object:
+            return base  # "Creates and sends an invoice"; not "Searches products and orders by date"
+        if not inflected and previous in words.VERB_MARKERS:
+            return base  # "to book", "will delete"
     light = _LIGHT_VERB_FORMS.get(word)
     if light is not None and (index == 0 or previous in words.VERB_MARKERS):
         for noun in spoken[index + 1:index + 4]:
