@@ -197,3 +197,15 @@ def test_wm003_and_suppressed_findings(project):
 def test_empty_result_renders_valid_sarif():
     document = valid_sarif(render("sarif", LintResult(), RenderOptions()))
     assert document["runs"][0]["results"] == []
+
+
+def test_every_fixture_app_gives_valid_sarif(monkeypatch):
+    """All rule families, fixes, markup and framework files at once."""
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    status, document = sarif("fixtures")
+    results = document["runs"][0]["results"]
+    assert status == 1 and results and any("fixes" in result for result in results)
+    assert {result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit(".", 1)[-1]
+            for result in results} >= {"js", "ts", "tsx", "html", "vue"}
+    rules = document["runs"][0]["tool"]["driver"]["rules"]
+    assert all(rules[result["ruleIndex"]]["id"] == result["ruleId"] for result in results)
