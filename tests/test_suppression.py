@@ -87,6 +87,15 @@ def test_html_comment_in_markup_suppresses_a_form_finding():
     assert suppressed == []
 
 
+def test_jsx_comment_suppresses_a_form_finding():
+    form = ('      <form toolname="Bad Name!" tooldescription="Finds the stores that stock a product near the user.">'
+            '<input name="q" toolparamdescription="Product name" /></form>\n')
+    component = "export function Search() {{\n  return (\n    <div>\n{}{}    </div>\n  );\n}}\n"
+    assert [d.code for d in lint(component.format("", form), "Search.tsx", ["WM702", "WM003"])] == ["WM702"]
+    directive = "      {/* webmcp-lint-disable-next-line WM702 */}\n"
+    assert lint(component.format(directive, form), "Search.tsx", ["WM702", "WM003"]) == []
+
+
 def test_script_comment_in_a_vue_component():
     code = f"<script setup>\n// webmcp-lint-disable-next-line WM101\n{NAVIGATOR}\n</script>\n"
     assert _codes(code, "Widget.vue") == []
