@@ -281,6 +281,7 @@ def test_wm404_message_shows_how_to_reach_the_signal():
     "async execute(input, { signal }) { const step = async () => fetch('/a', { signal }); return await step(); }",
     "async execute(input, { signal }) { await navigator.clipboard.writeText(input.text); return { ok: true }; }",
     'async execute(input, { signal }) { await customElements.whenDefined("x-card"); return { ok: true }; }',
+    'async execute(input, { signal }) { const db = await openDB("files", 1); return await db.getAll("recent"); }',
     "execute(input, { signal }) { return cartService.getItems(); }",  # synchronous
     STREAM_READING,
     "async execute(input, { signal }) { const trips = await find({ signal }); return trips.map((t) => t.id); }",

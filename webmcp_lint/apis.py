@@ -53,7 +53,7 @@ UNCANCELLABLE_RECEIVERS = frozenset({
 UNCANCELLABLE_CALLS = frozenset({
     "navigator.share", "Notification.requestPermission", "createImageBitmap", "document.requestStorageAccess",
     "document.hasStorageAccess", "document.exitFullscreen", "navigator.getBattery", "showOpenFilePicker",
-    "showSaveFilePicker", "showDirectoryPicker", "nextTick",
+    "showSaveFilePicker", "showDirectoryPicker", "nextTick", "openDB", "deleteDB",
 })
 UNCANCELLABLE_METHODS = frozenset({"requestFullscreen", "requestPointerLock", "decode"})
 
