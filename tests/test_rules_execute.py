@@ -312,11 +312,18 @@ useWebMCP({
     ("execute(input, { signal }) { const id = setInterval(refresh, 1000); return { id }; }",
      "setInterval(refresh, 1000)"),
     ("async execute(input, { signal }) { while (!document.querySelector('#done')) { "
-     "await new Promise((r) => setTimeout(r, 200)); } return {}; }", "while (!document.querySelector('#done'))"),
+     "await nextFrame(); } return {}; }", "while (!document.querySelector('#done'))"),
     ("async execute(input) { for (;;) { if (await ready()) break; } return {}; }", "for (;;)"),
 ])
 def test_wm405_flags_timers_and_polling_without_abort_handling(execute, flagged):
     assert flagged_text(tool(execute), "WM405") == [flagged]
+
+
+def test_wm405_polling_loop_and_its_sleep_timer_are_both_reported():
+    execute = ("async execute(input, { signal }) { while (!(await fetch('/ready', { signal })).ok) { "
+               "await new Promise((r) => setTimeout(r, 200)); } return {}; }")
+    assert flagged_text(tool(execute), "WM405") == [
+        "while (!(await fetch('/ready', { signal })).ok)", "setTimeout(r, 200)"]
 
 
 @pytest.mark.parametrize("execute", [

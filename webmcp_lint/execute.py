@@ -159,6 +159,7 @@ class Loop:
     awaits: bool  # its body awaits (in the same function)
     checks_abort: bool
     passes_signal: bool  # a call in it is given the signal
+    has_timer: bool  # it starts a setTimeout/setInterval (a sleep the signal does not end)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -969,8 +970,9 @@ class ExecuteModel:
                      for await_node in self._await_positions.within(node.start_byte, node.end_byte))
         passes_signal = any(self._calls_by_id[found.id].method != "throwIfAborted"
                             for found in self._abortable_positions.within(node.start_byte, node.end_byte))
+        has_timer = any(contains(node, timer.node) for timer in self.timers)
         return Loop(node, owner, node.type in POLLING_LOOP_KINDS, awaits, self.checks_abort_within(node),
-                    passes_signal)
+                    passes_signal, has_timer)
 
     # ---------------------------------------------------------------- writes
 

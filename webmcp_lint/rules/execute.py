@@ -206,11 +206,10 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
         return
     take = "" if model.signal_in_scope else "take `{ signal }` as execute's second parameter and "
     cleared_in_finally = _timers_cleared_in_finally(model)
-    flagged_loops = []
     for loop in model.loops:
-        if loop.polling and loop.awaits and not loop.checks_abort and not loop.passes_signal \
-                and not model.in_abort_listener(loop.node):
-            flagged_loops.append(loop.node)
+        # A loop that hands the signal to what it awaits stops with it, unless it also sleeps on a timer.
+        stops = loop.checks_abort or (loop.passes_signal and not loop.has_timer)
+        if loop.polling and loop.awaits and not stops and not model.in_abort_listener(loop.node):
             node = loop.node
             yield Finding(model.source, node.start_byte, _loop_head_end(node),
                           "This polling loop in execute never checks for cancellation, so a cancelled run keeps "
@@ -218,9 +217,8 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
     for timer in model.timers:
         node = timer.node
         callback = unwrap(timer.arguments[0]) if timer.arguments else None
-        if model.in_abort_listener(node) or any(loop.node in flagged_loops or loop.checks_abort or loop.passes_signal
-                                                for loop in model.loops_around(node)):
-            continue  # a flagged loop already tells; a loop that checks the signal stops it
+        if model.in_abort_listener(node) or any(loop.checks_abort for loop in model.loops_around(node)):
+            continue  # a loop that checks the signal stops before the next timer
         if (callback is not None and model.checks_abort_within(callback)) \
                 or _timer_name(timer.node) in cleared_in_finally:
             continue
