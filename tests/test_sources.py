@@ -30,7 +30,7 @@ def kinds(code: str, filename: str = "app.js"):
     f"class Factory {{ static create() {{ return {TOOL}; }} }}\n" + REGISTER % "Factory.create()",
     f"class Page {{ tool() {{ return {TOOL}; }} mount() {{ {REGISTER % 'this.tool()'} }} }}\n",
     f"class Page {{ definition = {TOOL}; mount() {{ {REGISTER % 'this.definition'} }} }}\n",
-    f"const defineTool = (tool) => tool;\n" + REGISTER % f"defineTool({TOOL})",
+    "const defineTool = (tool) => tool;\n" + REGISTER % f"defineTool({TOOL})",
     f"const tool = Object.freeze({TOOL});\n" + REGISTER % "tool",
     f"async function load() {{ return {TOOL}; }}\n" + REGISTER % "await load()",
 ])
@@ -164,3 +164,15 @@ def test_mcp_server_sdk_is_still_not_a_tool():
     code = 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nconst server = new McpServer({});\n' \
            f'const tools = [{TOOL}];\nfor (const tool of tools) server.registerTool(tool.name, tool, () => {{}});\n'
     assert tools(code) == []
+
+
+@pytest.mark.parametrize("chain", [
+    "const x0 = {};\n" + "".join(f"const x{i} = {{ a: x{i - 1}, b: x{i - 1} }};\n" for i in range(1, 40)),
+    "function x0() { return {}; }\n" + "".join(f"function x{i}() {{ return {{ a: x{i - 1}(), b: x{i - 1}() }}; }}\n"
+                                               for i in range(1, 40)),
+])
+def test_shared_subexpressions_are_evaluated_once(chain):
+    """Each binding or call is evaluated once per depth, so a doubling chain cannot take 2^40 steps."""
+    value = "x39" if chain.startswith("const") else "x39()"
+    code = chain + REGISTER % f'{{ name: "bad name", description: "Stores a record.", meta: {value}, execute() {{}} }}'
+    assert flagged_text(code, "WM201") == ['"bad name"']

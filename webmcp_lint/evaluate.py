@@ -222,6 +222,9 @@ class Evaluator:
         self._active: set[object] = set()
         self._returns: dict[int, list[Node | None]] = {}
         self._classes: dict[tuple[int, bool], JSObject] = {}
+        # Values already computed, with the depth they were computed at: reused at that depth or
+        # deeper, so `x2 = x1 + x1` chains and functions calling each other twice stay linear.
+        self._memo: dict[tuple[str, int], tuple[int, Value]] = {}
 
     def value(self, node: Node | None, depth: int = 0) -> Value:
         if node is None:
@@ -405,6 +408,17 @@ class Evaluator:
 
     def binding_value(self, binding: Binding, depth: int = 0) -> Value:
         """The value a binding holds, following its destructuring path."""
+        return self._memoized(("binding", binding.name_node.id), depth, lambda: self._binding_value(binding, depth))
+
+    def _memoized(self, key: tuple[str, int], depth: int, compute: Callable[[], Value]) -> Value:
+        cached = self._memo.get(key)
+        if cached is not None and cached[0] <= depth:
+            return cached[1]
+        value = compute()
+        self._memo[key] = (depth, value)
+        return value
+
+    def _binding_value(self, binding: Binding, depth: int) -> Value:
         if binding.kind == "import":
             if self.resolve_import is not None:
                 return self.resolve_import(binding, depth + 1)
@@ -550,6 +564,9 @@ class Evaluator:
             return argument(position)
         if function.id in self._active:
             return Unknown("recursion")
+        return self._memoized(("call", function.id), depth, lambda: self._evaluate_return(function, expression, depth))
+
+    def _evaluate_return(self, function: Node, expression: Node, depth: int) -> Value:
         self._active.add(function.id)
         try:
             return self.value(expression, depth + 1)

@@ -51,6 +51,7 @@ class Integration:
 # (module, exported name) -> integration. `form` is Angular's signal form (the tool is an option of it).
 INTEGRATIONS = {
     ("use-webmcp-tool", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
+    ("use-webmcp-tool", "default"): Integration(REACT, SourceKind.REACT, "useWebMCP"),  # not on npm yet: both forms
     ("usewebmcp", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
     ("@mcp-b/react-webmcp", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
     ("@vueuse/core", "useWebMCP"): Integration(VUE, SourceKind.VUE, "useWebMCP"),

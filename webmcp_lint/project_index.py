@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from tree_sitter import Node
 
-from webmcp_lint.evaluate import FUNCTION_NODE_KINDS, UNDEFINED, JSFunction, JSObject, Prop, Unknown, Value, member
+from webmcp_lint.evaluate import FUNCTION_NODE_KINDS, JSFunction, JSObject, Prop, Unknown, Value, member
 from webmcp_lint.jsonc import BinaryFileError, JsonDocument, JsonError, load_json_document
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 from webmcp_lint.scope import Binding, pattern_names, property_key
@@ -88,10 +88,6 @@ class ProjectIndex:
         script = self._scripts.get(absolute(source.path))
         return script if script is not None and script.language == language else None
 
-    @property
-    def scripts(self) -> list[Script]:
-        return [script for script in self._scripts.values() if script is not None]
-
     def module_script(self, path: Path) -> Script | None:
         """The parse of the module at ``path`` (linted or only imported), built at most once."""
         if path in self._scripts:
@@ -119,8 +115,10 @@ class ProjectIndex:
 
     # files ------------------------------------------------------------------------------
     def is_file(self, path: Path) -> bool:
-        if path in self.sources:
-            return True
+        """A linted source (maybe in memory only) or a file on disk."""
+        return path in self.sources or self.on_disk(path)
+
+    def on_disk(self, path: Path) -> bool:
         known = self._is_file.get(path)
         if known is None:
             try:
@@ -143,13 +141,6 @@ class ProjectIndex:
         candidates.extend(base / ("index" + suffix) for suffix in RESOLVED_SUFFIXES)
         return next((candidate for candidate in candidates if self.is_file(candidate)), None)
 
-    def _is_real(self, path: Path) -> bool:
-        """Files that exist on disk may import from disk; an in-memory snippet may not."""
-        try:
-            return path.is_file()
-        except OSError:
-            return False
-
     # import resolution ------------------------------------------------------------------
     def _resolve_import(self, script: Script, binding: Binding, depth: int) -> Value:
         specifier = binding.import_source or ""
@@ -157,10 +148,10 @@ class ProjectIndex:
         if not is_relative_specifier(specifier):
             return unknown
         importer = absolute(script.source.path)
-        on_disk = self._is_real(importer)
+        on_disk = self.on_disk(importer)
         target = self.resolve_specifier(importer, specifier)
         if target is not None and not on_disk and target not in self.sources:
-            target = None  # an in-memory snippet only sees the other in-memory files
+            target = None  # an in-memory snippet only sees the other linted files, not the disk
         if target is None:
             if on_disk:
                 self.notice(script.source.display_path, f"cannot resolve import '{specifier}': no such module; "
@@ -236,7 +227,7 @@ class ProjectIndex:
             return whole if name == "default" else member(whole, name)
         for specifier in exports.star_reexports:
             value = self._reexported(module, specifier, name, depth)
-            if value is not UNDEFINED and not (isinstance(value, Unknown) and value.reason == "import"):
+            if not (isinstance(value, Unknown) and value.reason == "import"):
                 return value
         return Unknown("import")
 
