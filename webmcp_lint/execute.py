@@ -356,6 +356,7 @@ class ExecuteModel:
                                              + [reject.node for reject in self.rejects])
         self._await_positions = _Positions([node for node, _ in self.awaits])
         self._await_owner = {node.id: owner for node, owner in self.awaits}
+        self._timer_positions = _Positions([timer.node for timer in self.timers])
         self.catches = [self._catch(node, owner) for node, owner in self._raw["catch_clause"]]
         self.loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._raw[kind]]
         self.loops.sort(key=lambda loop: loop.node.start_byte)
@@ -970,7 +971,7 @@ class ExecuteModel:
                      for await_node in self._await_positions.within(node.start_byte, node.end_byte))
         passes_signal = any(self._calls_by_id[found.id].method != "throwIfAborted"
                             for found in self._abortable_positions.within(node.start_byte, node.end_byte))
-        has_timer = any(contains(node, timer.node) for timer in self.timers)
+        has_timer = self._timer_positions.any_within(node)
         return Loop(node, owner, node.type in POLLING_LOOP_KINDS, awaits, self.checks_abort_within(node),
                     passes_signal, has_timer)
 
