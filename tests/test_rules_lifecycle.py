@@ -233,6 +233,8 @@ DECLARE = f"declareExperimentalWebMcpTool({DEFINITION})"
     (f"constructor() {{ setTimeout(() => {DECLARE}, 0); }}", "setTimeout"),
     (f"constructor() {{ this.route.params.subscribe(() => {{ {DECLARE}; }}); }}", "subscribe"),
     (f"onClick = () => {{ {DECLARE}; }};", "onClick"),
+    (f"constructor() {{ setTimeout(() => this.registerTools()); }}\n  registerTools() {{ {DECLARE}; }}", "registerTools()"),
+    (f"constructor() {{ this.ngOnInit(); }}\n  ngOnInit() {{ {DECLARE}; }}", "ngOnInit()"),
 ])
 def test_wm505_flags_calls_outside_an_injection_context(member, where):
     code = ANGULAR + f'@Component({{ selector: "app-orders", template: "" }})\nexport class Orders {{\n  {member}\n}}\n'
@@ -250,6 +252,8 @@ def test_wm505_module_top_level():
     f"tool = {DECLARE};",
     f"private readonly injector = inject(Injector);\n  ngOnInit() {{ declareExperimentalWebMcpTool({DEFINITION}, this.injector); }}",
     f"ngOnInit() {{ runInInjectionContext(this.injector, () => {DECLARE}); }}",
+    f"constructor() {{ this.registerTools(); }}\n  private registerTools() {{ {DECLARE}; }}",
+    f"readonly ready = this.registerTools();\n  private registerTools() {{ {DECLARE}; }}",
 ])
 def test_wm505_not_flagged(member):
     code = ANGULAR + f"export class Orders {{\n  {member}\n}}\n"

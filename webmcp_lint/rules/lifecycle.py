@@ -10,7 +10,7 @@ from tree_sitter import Node
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.evaluate import UNDEFINED, JSObject
 from webmcp_lint.frameworks import OFFICIAL_INTEGRATION, REACT, VUE, detect_framework
-from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Registration, finding_at
+from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, PROJECT, rule
 from webmcp_lint.scope import FUNCTION_KINDS
 from webmcp_lint.syntax import call_arguments, enclosing_function, text, unwrap
@@ -301,7 +301,36 @@ def _with_enabled(data: bytes, statement: Node, options: Node, properties: list[
 
 
 # WM505 --------------------------------------------------------------------------------------
-def _outside_injection_context(call: Node) -> str | None:
+def _in_injection_context(node: Node) -> bool:
+    """``node`` runs directly in a constructor or a field initialiser (no function in between)."""
+    previous, current = node, node.parent
+    while current is not None:
+        if current.type in CLASS_FIELD_KINDS and current.child_by_field_name("value") == previous:
+            return True
+        if current.type in FUNCTION_KINDS:
+            return current.type == "method_definition" and text(current.child_by_field_name("name")) == "constructor"
+        previous, current = current, current.parent
+    return False
+
+
+def _called_from_constructor(method: Node, script: Script) -> bool:
+    """A helper method the constructor (or a field initialiser) calls as ``this.helper()``."""
+    body = method.parent
+    name = text(method.child_by_field_name("name"))
+    if body is None or body.type != "class_body" or name.startswith("ng"):
+        return False
+    for call in script.of_kind("call_expression"):
+        if call.start_byte < body.start_byte or call.end_byte > body.end_byte:
+            continue
+        callee = unwrap(call.child_by_field_name("function"))
+        if callee is not None and callee.type == "member_expression" \
+                and text(callee.child_by_field_name("object")) == "this" \
+                and text(callee.child_by_field_name("property")) == name and _in_injection_context(call):
+            return True
+    return False
+
+
+def _outside_injection_context(call: Node, script: Script) -> str | None:
     """Where a call runs outside Angular's injection context, or None when it is one (or unknown)."""
     previous, current = call, call.parent
     while current is not None:
@@ -310,7 +339,9 @@ def _outside_injection_context(call: Node) -> str | None:
         if current.type in FUNCTION_KINDS:
             if current.type == "method_definition":
                 name = text(current.child_by_field_name("name"))
-                return None if name == "constructor" else f"in {name}()"
+                if name == "constructor" or _called_from_constructor(current, script):
+                    return None
+                return f"in {name}()"
             holder = callback_holder(current)
             if holder is not None:
                 name = callee_name(holder)
@@ -330,7 +361,7 @@ def angular_tool_outside_injection_context(analysis: FileAnalysis) -> Iterator[F
     for call in analysis.framework_calls:
         if call.api != "declareExperimentalWebMcpTool" or len(call_arguments(call.call)) >= 2:
             continue
-        where = _outside_injection_context(call.call)
+        where = _outside_injection_context(call.call, call.script)
         if where is not None:
             yield finding_at(call.script.source, call.call,
                              f"declareExperimentalWebMcpTool runs {where}, outside an injection context, so it "
