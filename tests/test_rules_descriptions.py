@@ -196,3 +196,9 @@ def test_wm303_reads_lists_in_the_tool_description_only_about_a_parameter():
     cabin = 'cabin: { type: "string", description: "Class of travel." }'
     assert "WM303" in codes(tool('"Searches flights. The cabin is one of economy, business or first."', cabin))
     assert "WM303" not in codes(tool('"Returns the flight status: scheduled, delayed or cancelled."', cabin))
+
+
+def test_wm306_reads_properties_inside_any_of_branches():
+    props = ('contact: { description: "How to reach the user.", anyOf: [ { type: "object", properties: '
+             '{ email: { type: "string" } } } ] }')
+    assert flagged_text(tool(properties=props), "WM306") == ["email"]

@@ -26,6 +26,7 @@ from tree_sitter import Node
 from webmcp_lint import vocabulary as words
 from webmcp_lint.evaluate import JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
 from webmcp_lint.model import ToolDefinition
+from webmcp_lint.schema import walk_schema
 
 # --- tokenizer ---------------------------------------------------------------------------------
 
@@ -663,26 +664,14 @@ class SchemaProperty:
 
 
 def schema_properties(schema: Value) -> list[SchemaProperty]:
-    """Every property of a schema, nested objects and array items included (iterative)."""
+    """Every property of a schema at any depth (nested objects, array items, ``anyOf`` branches...), in
+    source order; a property whose own schema is not static still counts, by its name."""
     found: list[SchemaProperty] = []
-    stack: list[Value] = [schema]
-    seen: set[int] = set()
-    while stack:
-        current = stack.pop()
-        if not isinstance(current, JSObject) or id(current) in seen:
-            continue
-        seen.add(id(current))
-        properties = current.get("properties")
+    for entry in walk_schema(schema):
+        properties = entry.schema.get("properties")
         if isinstance(properties, JSObject):
-            for name, prop in properties.props.items():
-                value = prop.value if isinstance(prop.value, JSObject) else None
-                found.append(SchemaProperty(name, prop, value))
-                stack.append(prop.value)
-        items = current.get("items")
-        if isinstance(items, JSArray):
-            stack.extend(items.values)
-        else:
-            stack.append(items)
+            found.extend(SchemaProperty(name, prop, prop.value if isinstance(prop.value, JSObject) else None)
+                         for name, prop in properties.props.items())
     found.sort(key=lambda item: item.prop.key_node.start_byte if item.prop.key_node is not None else 0)
     return found
 
