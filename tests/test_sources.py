@@ -33,6 +33,8 @@ def kinds(code: str, filename: str = "app.js"):
     "const defineTool = (tool) => tool;\n" + REGISTER % f"defineTool({TOOL})",
     f"const tool = Object.freeze({TOOL});\n" + REGISTER % "tool",
     f"async function load() {{ return {TOOL}; }}\n" + REGISTER % "await load()",
+    'class SearchTool { name = "bad name"; description = "Finds products."; execute() { return []; } }\n'
+    + REGISTER % "new SearchTool()",
 ])
 def test_factories_and_helpers(code):
     assert flagged_text(code, "WM201") == ['"bad name"']

@@ -514,6 +514,19 @@ class Evaluator:
         self._classes[key] = result
         return result
 
+    def _new_expression(self, node: Node, depth: int) -> Value:
+        """``new SearchTool()`` of a class in this file: an object of its instance fields and methods."""
+        constructor = strip_transparent(node.child_by_field_name("constructor"))
+        binding = self.scopes.resolve(constructor) if constructor is not None and constructor.type == "identifier" else None
+        body = binding.declaration.child_by_field_name("body") if binding is not None and binding.kind == "class" else None
+        if body is None:
+            return Unknown("dynamic", identifiers_in(node, 8))
+        members = self._class_members(body, False, depth)
+        if not isinstance(members, JSObject):
+            return members
+        heritage = any(child.type == "class_heritage" for child in binding.declaration.children)
+        return JSObject(binding.declaration, dict(members.props), members.open or heritage)
+
     # calls: factories, require, and the Object/Array helpers tool lists are built with ------
     def _await_expression(self, node: Node, depth: int) -> Value:
         inner = next((child for child in node.named_children if child.type != "comment"), None)
