@@ -202,3 +202,9 @@ def test_wm306_reads_properties_inside_any_of_branches():
     props = ('contact: { description: "How to reach the user.", anyOf: [ { type: "object", properties: '
              '{ email: { type: "string" } } } ] }')
     assert flagged_text(tool(properties=props), "WM306") == ["email"]
+
+
+def test_wm303_does_not_read_a_list_of_parameters_as_allowed_values():
+    props = ('name: { type: "string", description: "At least one of name or email is needed." }, '
+             'email: { type: "string", description: "Where to send the receipt." }')
+    assert "WM303" not in codes(tool(properties=props))

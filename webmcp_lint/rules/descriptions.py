@@ -191,7 +191,13 @@ def _missing_bound(statement: Statement, item: SchemaProperty) -> str | None:
     return " / ".join(f"`{key}`" for key in missing) if missing else None
 
 
-def _undeclared_in_parameter(description: Description) -> list[str]:
+def _names_parameters(statement: Statement, properties: list[SchemaProperty]) -> bool:
+    """"At least one of name or email": a list of parameters, not of values."""
+    names = {item.name.lower() for item in properties}
+    return all(value.lower() in names for value in statement.values)
+
+
+def _undeclared_in_parameter(description: Description, properties: list[SchemaProperty]) -> list[str]:
     item = description.owner
     if item.schema is None or item.schema.open or item.types == {"boolean"}:
         return []
@@ -199,7 +205,8 @@ def _undeclared_in_parameter(description: Description) -> list[str]:
     moves = []
     if not item.has("enum") and not item.has("const"):
         lists = allowed_value_lists(description.text, tokens) or [bare_value_list(description.text, tokens)]
-        moves += [f"allowed values {_quote(statement.phrase)} belong in `enum`" for statement in lists if statement]
+        moves += [f"allowed values {_quote(statement.phrase)} belong in `enum`" for statement in lists
+                  if statement is not None and not _names_parameters(statement, properties)]
     if not item.has("default"):
         moves += [f"the default {_quote(statement.phrase)} belongs in `default`"
                   for statement in default_statements(description.text, tokens)]
@@ -229,7 +236,7 @@ def _undeclared_in_tool(description: Description, properties: list[SchemaPropert
         mentioned = [item for item in properties if _mentioned(sentence_words, item)]
         for statement in allowed_value_lists(text, sentence):
             owners = [item for item in mentioned if not item.has("enum")]
-            if owners and not any(len(mentioned_values(" ".join(statement.values), item.enum_values)) >= 2
+            if owners and not _names_parameters(statement, properties) and not any(len(mentioned_values(" ".join(statement.values), item.enum_values)) >= 2
                                   for item in properties):
                 moves.append(f"allowed values {_quote(statement.phrase)} belong in the `enum` of `{owners[0].name}`")
         for statement in bound_statements(text, sentence):
@@ -246,7 +253,7 @@ def constraint_only_in_description(tool: ToolDefinition, project: Project) -> It
     description = tool_description(tool)
     sites = ([description] if description is not None and properties else []) + list(parameter_descriptions(tool, properties))
     for site in sites:
-        moves = _undeclared_in_tool(site, properties) if site.owner is None else _undeclared_in_parameter(site)
+        moves = _undeclared_in_tool(site, properties) if site.owner is None else _undeclared_in_parameter(site, properties)
         if moves:
             subject = "The tool description" if site.owner is None else f"The description of `{site.owner.name}`"
             yield tool.finding(site.node, f"{subject} states a constraint the schema does not declare "
