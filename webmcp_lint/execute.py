@@ -524,7 +524,7 @@ class ExecuteModel:
         if parent.type == "arguments" \
                 or (parent.type == "call_expression" and unwrap(parent.child_by_field_name("function")) == node) \
                 or (parent.type == "assignment_expression" and unwrap(parent.child_by_field_name("right")) == node
-                    and unwrap(parent.child_by_field_name("left")).type == "member_expression"):
+                    and getattr(unwrap(parent.child_by_field_name("left")), "type", None) == "member_expression"):
             queue.append(node)  # an inline callback, an IIFE, or a handler such as `img.onload = () => ...`
             return
         name = None
@@ -781,7 +781,7 @@ class ExecuteModel:
             return None
         if api in apis.SIGNAL_APIS:
             index, _ = apis.SIGNAL_APIS[api]
-            if api == "axios" and call.arguments and unwrap(call.arguments[0]).type == "object":
+            if api == "axios" and call.arguments and getattr(unwrap(call.arguments[0]), "type", None) == "object":
                 index = 0  # axios(config)
         else:
             index, _ = apis.SIGNAL_METHODS[api.rsplit(".", 1)[-1]]
