@@ -118,6 +118,7 @@ def test_default_word_without_a_value(text):
     ("Rating from 1 to 5 stars.", "range", ["1", "5"], "stars"),
     ("10 or more seats.", "min", ["10"], "seats"),
     ("Age, 18 or older.", "min", ["18"], None),
+    ("Latitude between -90 and 90.", "range", ["-90", "90"], None),
 ])
 def test_bound_statements(text, kind, values, unit):
     statements = bound_statements(text, tokenize(text))

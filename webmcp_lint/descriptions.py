@@ -33,7 +33,7 @@ from webmcp_lint.schema import walk_schema
 _TOKEN = re.compile(
     r"(?P<code>`[^`\n]*`)"
     r"|(?P<quoted>\"[^\"\n]{0,80}\"|“[^”\n]{0,80}”|‘[^’\n]{0,80}’|(?<![\w'])'[^'\n]{1,60}'(?![\w']))"
-    r"|(?P<number>\d+(?:-\d+){2,}|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"|(?P<number>\d+(?:-\d+){2,}|(?:(?<![\w\-])-)?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?))"
     r"|(?P<word>[^\W\d_][\w]*(?:['’.\-][^\W_][\w]*)*)"
     r"|(?P<punct>\n|[^\s\w])"
 )
@@ -388,7 +388,7 @@ def bound_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
 
 
 def _number(token: Token) -> float | None:
-    if token.kind != "number" or "-" in token.text:
+    if token.kind != "number" or "-" in token.text[1:]:  # a date such as 2024-01-15 is no bound
         return None
     try:
         return float(token.text.replace(",", ""))
