@@ -45,6 +45,10 @@ def apply_fix(code: str, diagnostic: Diagnostic) -> str:
      'throw new TypeError("empty");'),
     ('execute() { function fail() { throw new Error("x"); } fail(); return {}; }', 'throw new Error("x");'),
     ('execute(input, { signal }) { try { work(); } catch (err) { throw err; } }', "throw err;"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     "if (signal.aborted) return { cancelled: true }; throw new Error('failed'); } }", "throw new Error('failed');"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     "signal.throwIfAborted(); throw new Error('failed'); } }", "throw new Error('failed');"),
 ])
 def test_wm401_flags_throws_and_rejections(execute, flagged):
     assert flagged_text(tool(execute), "WM401") == [flagged]

@@ -753,8 +753,8 @@ class ExecuteModel:
                         return True
             elif current.type == "catch_clause":
                 body = current.child_by_field_name("body")
-                if body is not None and any(check.start_byte < node.start_byte for check in
-                                            self._abort_positions.within(body.start_byte, body.end_byte)):
+                if body is not None and any(check.start_byte < node.start_byte and _leads_to(check, node)
+                                            for check in self._abort_positions.within(body.start_byte, body.end_byte)):
                     return True
             child, current = current, current.parent
         return False
@@ -1326,6 +1326,23 @@ def _string(node: Node | None) -> str | None:
     if node is None or node.type not in ("string", "template_string"):
         return None
     return string_value(node)
+
+
+def _leads_to(check: Node, node: Node) -> bool:
+    """An abort check earlier in a catch guards ``node`` unless it is ``if (signal.aborted) ...`` that ``node`` is
+    outside of: then ``node`` runs when the run was NOT cancelled (``if (signal.aborted) return x; throw err;``).
+    Nor does ``signal.throwIfAborted()``: what follows it runs only when the run goes on."""
+    if check.type == "call_expression":
+        return False
+    condition = check
+    while condition.parent is not None and condition.parent.type in (
+            "parenthesized_expression", "binary_expression", "unary_expression", "member_expression"):
+        condition = condition.parent
+    statement = condition.parent
+    if statement is None or statement.type != "if_statement" or statement.child_by_field_name("condition") != condition:
+        return True
+    negated = text(unwrap(condition)).lstrip().startswith("!")
+    return negated or contains(statement, node)
 
 
 def _caught_locally(node: Node) -> bool:
