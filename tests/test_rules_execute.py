@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from support import findings, flagged_text
+from support import findings, flagged_text, lint_project
 
 from webmcp_lint.diagnostics import Diagnostic
 
@@ -520,3 +520,43 @@ def test_wm409_flags_values_json_cannot_carry(execute, flagged, word):
 ])
 def test_wm409_not_flagged(execute):
     assert findings(tool(execute), "WM409") == []
+
+
+# ----------------------------------------------------------------------------- every source of tools
+
+
+def test_findings_point_into_the_module_that_defines_execute(tmp_path):
+    result = lint_project(tmp_path, {
+        "tools.js": """export function createInventoryTool(inventory) {
+  return {
+    name: "get_inventory",
+    description: "Lists items in the inventory.",
+    execute() {
+      if (!inventory.ready) throw new Error("Inventory not loaded.");
+      return inventory.items();
+    },
+  };
+}
+""",
+        "main.js": 'import { createInventoryTool } from "./tools.js";\n'
+                   "await document.modelContext.registerTool(createInventoryTool(store));\n",
+    })
+    (finding,) = [d for d in result.diagnostics if d.code == "WM401"]
+    assert finding.path.endswith("tools.js") and finding.start_position() == (6, 29)
+
+
+def test_execute_rules_run_on_html_script_blocks():
+    page = """<!doctype html>
+<script type="module">
+  await document.modelContext.registerTool({
+    name: "get_hours",
+    description: "Returns the shop's opening hours for the coming week.",
+    async execute(input, { signal }) {
+      const response = await fetch("/api/hours");
+      return response.json();
+    },
+  });
+</script>
+"""
+    (finding,) = findings(page, "WM403", "index.html")
+    assert finding.start_position() == (7, 30)
