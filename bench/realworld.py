@@ -44,6 +44,8 @@ def main() -> None:
     arguments = parser.parse_args()
     corpus = Path(tempfile.mkdtemp(prefix="webmcp-lint-realworld-"))
     unpack(corpus)
+    # Published packages keep their code in dist/ and build/, which a project lint skips by default.
+    (corpus / ".webmcp-lint.toml").write_text("exclude = []\nmax-file-size = 33554432\n", encoding="utf-8")
     start = time.perf_counter()
     completed = subprocess.run([sys.executable, "-m", "webmcp_lint", "check", str(corpus), "--format", "json",
                                 "--exit-zero"], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})

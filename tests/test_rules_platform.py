@@ -232,3 +232,17 @@ def test_wm104_reports_a_chain_of_casts_once():
 def test_wm106_names_the_tool():
     [finding] = findings(f"document.modelContext?.registerTool({TOOL});", "WM106")
     assert finding.tool_name == "get_time"
+
+
+def test_wm104_leaves_the_webmcp_types_package_itself_alone(tmp_path):
+    from support import lint_project
+
+    declarations = "declare global { interface Document { modelContext?: ModelContext; } }\ninterface ModelContext { registerTool(): void }\nexport {};\n"
+    result = lint_project(tmp_path, {
+        "node_modules_copy/webmcp-types/index.d.ts": declarations,
+        "published/package.json": '{"name": "webmcp-types", "version": "0.1.9"}',
+        "published/index.d.ts": declarations,
+        "app/src/types.d.ts": declarations,
+    })
+    flagged_files = {d.path.rsplit("/", 3)[-3] for d in result.diagnostics if d.code == "WM104"}
+    assert flagged_files == {"app"}

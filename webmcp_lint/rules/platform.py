@@ -279,6 +279,8 @@ TYPES_ADVICE = "install `webmcp-types` and list it in tsconfig `compilerOptions.
 @rule("WM104", "handwritten-model-context-types", "warning",
       on=nodes("interface_declaration", "type_alias_declaration", "as_expression", "type_assertion"))
 def handwritten_model_context_types(node: Node, script: Script) -> Iterator[Finding]:
+    if _is_the_types_package(script):
+        return
     name_node = node.child_by_field_name("name")
     name = text(name_node)
     if node.type == "interface_declaration":
@@ -300,6 +302,14 @@ def handwritten_model_context_types(node: Node, script: Script) -> Iterator[Find
         if holder is not None:
             yield finding_at(script.source, node,
                              f"Casting `{holder}` to reach `modelContext` hides the WebMCP types; {TYPES_ADVICE}")
+
+
+def _is_the_types_package(script: Script) -> bool:
+    """webmcp-types' own declarations (published, or vendored under a webmcp-types folder) are the real ones."""
+    if "webmcp-types" in script.source.path.parts[:-1]:
+        return True
+    package = script.index.nearest_package_json(script.source.path) if script.index is not None else None
+    return package is not None and package.get("name") == "webmcp-types"
 
 
 def _cast_model_context_holder(cast: Node, subject: Node | None, script: Script) -> str | None:
