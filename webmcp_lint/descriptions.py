@@ -50,10 +50,10 @@ class Token:
     text: str
     start: int
     end: int
+    lower: str = field(init=False, compare=False, repr=False)  # computed once: matchers compare it constantly
 
-    @property
-    def lower(self) -> str:
-        return self.text.lower()
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lower", self.text.lower())
 
     @property
     def is_literal(self) -> bool:
@@ -112,9 +112,11 @@ def _phrase(text: str, first: Token, last: Token) -> str:
 
 def _follows(tokens: Sequence[Token], index: int, phrase: tuple[str, ...]) -> bool:
     """``tokens[index:]`` starts with the words of ``phrase``."""
-    if index + len(phrase) > len(tokens):
+    if not phrase:
+        return True
+    if index + len(phrase) > len(tokens) or tokens[index].lower != phrase[0]:
         return False
-    return all(tokens[index + offset].lower == part for offset, part in enumerate(phrase))
+    return all(tokens[index + offset].lower == part for offset, part in enumerate(phrase[1:], start=1))
 
 
 # --- matchers ------------------------------------------------------------------------------------
@@ -372,6 +374,18 @@ def _is_default_value(token: Token) -> bool:
     return token.is_literal or (token.kind == "word" and token.lower not in words.NOT_DEFAULT_VALUES)
 
 
+def _by_first_word(phrases: dict[tuple[str, ...], str]) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """Phrases grouped by their first word, so a token is only compared with phrases it can start."""
+    grouped: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase, kind in phrases.items():
+        grouped.setdefault(phrase[0], []).append((phrase, kind))
+    return grouped
+
+
+_BOUND_PHRASES_BY_FIRST_WORD = _by_first_word(words.BOUND_PHRASES)
+_BOUND_SUFFIXES_BY_FIRST_WORD = _by_first_word(words.BOUND_SUFFIXES)
+
+
 def bound_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
     """Numeric bounds: "between 1 and 100", "at most 50 characters", "up to 10", "1-100", "10 or more"."""
     found: list[Statement] = []
@@ -430,13 +444,14 @@ def _bound_at(text: str, sentence: list[Token], index: int) -> tuple[Statement |
             position += 1
         else:
             unit = None
-        for suffix, kind in words.BOUND_SUFFIXES.items():
+        first = sentence[position].lower if position < len(sentence) else ""
+        for suffix, kind in _BOUND_SUFFIXES_BY_FIRST_WORD.get(first, ()):
             if _follows(sentence, position, suffix):
                 end = position + len(suffix)
                 last = sentence[end - 1]
                 return Statement(_phrase(text, token, last), [token.text], kind, unit or _unit(sentence, end)), end - index
     # at most X, up to X, max X, maximum length of X, <= X
-    for phrase, kind in words.BOUND_PHRASES.items():
+    for phrase, kind in _BOUND_PHRASES_BY_FIRST_WORD.get(lower, ()):
         if not _follows(sentence, index, phrase):
             continue
         position = index + len(phrase)
