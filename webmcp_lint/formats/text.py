@@ -43,7 +43,8 @@ def _frame(diagnostic: Diagnostic) -> list[str]:
     for index in range(first, min(last, first + 2) + 1):
         text = source.line_text(index).expandtabs(1)
         line_start = source.line_starts[index]
-        start_col = len(source.slice(line_start, diagnostic.start)) if index == first else 0
+        # Continuation lines of a multi-line range are underlined from their first non-blank character.
+        start_col = len(source.slice(line_start, diagnostic.start)) if index == first else len(text) - len(text.lstrip())
         end_col = len(source.slice(line_start, diagnostic.end)) if index == last else len(text)
         end_col = max(end_col, start_col + 1)
         shown = text if len(text) <= 160 else text[:160] + "…"
