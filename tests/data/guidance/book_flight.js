@@ -11,11 +11,12 @@ await document.modelContext.registerTool({
     required: ['flightId', 'passengers'],
   },
   execute: async ({ flightId, passengers }, { signal }) => {
+    // Forward `signal` to the transaction API to honor cancellation:
     return await bookFlightReservation({ flightId, passengers }, { signal });
   },
   annotations: {
-    readOnlyHint: false,
-    consequentialHint: true,
-    untrustedContentHint: false,
+    readOnlyHint: false,      // This tool mutates state (it makes a booking).
+    consequentialHint: true,  // Spends money and is not trivially reversible.
+    untrustedContentHint: false, // Output is first-party data, not third-party content.
   }
 });

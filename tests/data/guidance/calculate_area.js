@@ -11,6 +11,7 @@ await document.modelContext.registerTool({
     required: ["width", "height"]
   },
   execute(input) {
+    // input is { width: 10, height: 20 }
     return input.width * input.height;
   },
   annotations: { readOnlyHint: true }

@@ -6,7 +6,7 @@ await document.modelContext.registerTool({
     return appStore.getState();
   },
   annotations: {
-    readOnlyHint: true,
-    debugging: true,
+    readOnlyHint: true, // Only reads state.
+    debugging: true,    // Developer tooling, not an end-user action.
   }
 });

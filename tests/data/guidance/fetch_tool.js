@@ -18,6 +18,7 @@ await document.modelContext.registerTool({
     const output = document.querySelector("pre");
     output.textContent = "Loading…";
     try {
+      // Passing `signal` aborts the network request the moment execution is cancelled.
       const response = await fetch(url, { priority, signal });
       if (!response.ok) {
         output.textContent = "";
@@ -27,10 +28,13 @@ await document.modelContext.registerTool({
       output.textContent = text;
       return text;
     } catch (err) {
+      // Roll back the UI state this execution set, so a cancelled run leaves no trace.
       output.textContent = "";
       if (signal.aborted) {
+        // The execution was cancelled: re-throw instead of returning an error value.
         throw err;
       }
+      // Return other errors as a value instead of throwing, so the agent receives the message.
       return { error: err instanceof Error ? err.message : String(err) };
     }
   },

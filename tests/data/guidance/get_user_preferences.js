@@ -1,5 +1,6 @@
 // From the WebMCP authoring guidance (presented there as correct).
 const controller = new AbortController();
+
 await document.modelContext.registerTool({
   name: "get_user_preferences",
   description: "Retrieves the user's saved preferences.",

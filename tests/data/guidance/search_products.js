@@ -3,6 +3,7 @@ const SORT_ORDERS = ["newest", "price_low_to_high"];
 
 await document.modelContext.registerTool({
   name: "search_products",
+  // Don't list the sort orders here, even via SORT_ORDERS: `enum` already does.
   description: "Searches the product catalog by keyword. Use when the user wants to find or compare products.",
   inputSchema: {
     type: "object",
