@@ -27,6 +27,7 @@ from webmcp_lint import vocabulary as words
 from webmcp_lint.evaluate import JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
 from webmcp_lint.model import ToolDefinition
 from webmcp_lint.schema import walk_schema
+from webmcp_lint.syntax import Worklist
 
 # --- tokenizer ---------------------------------------------------------------------------------
 
@@ -716,24 +717,15 @@ def referenced_identifiers(node: Node | None, tool: ToolDefinition) -> set[str]:
     if node is None or tool.script is None:
         return names
     scopes = tool.script.scopes
-    stack = [node]
-    visited: set[int] = set()
-    steps = 0
-    while stack and steps < MAX_REFERENCE_STEPS:
-        current = stack.pop()
-        steps += 1
-        if current.id in visited:
-            continue
-        visited.add(current.id)
+    work = Worklist(node, MAX_REFERENCE_STEPS)
+    for current in work:
         if current.type == "identifier":
             names.add(current.text.decode("utf-8", errors="replace"))
             binding = scopes.resolve(current)
             if binding is not None and binding.kind == "const" and binding.init is not None and not binding.path:
-                stack.append(binding.init)
-            continue
-        if current.type in ("property_identifier", "comment"):
-            continue
-        stack.extend(current.named_children)
+                work.append(binding.init)
+        elif current.type not in ("property_identifier", "comment"):
+            work.extend(current.named_children)
     return names
 
 

@@ -25,7 +25,7 @@ from webmcp_lint import apis
 from webmcp_lint.evaluate import JSFunction, string_value
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
-from webmcp_lint.syntax import call_arguments, member_name, text, unwrap
+from webmcp_lint.syntax import call_arguments, member_name, mentions_names, text, unwrap
 
 GLOBAL_PREFIXES = ("window.", "globalThis.", "self.")
 LOOP_KINDS = frozenset({"while_statement", "do_statement", "for_statement", "for_in_statement"})
@@ -1179,18 +1179,22 @@ class ExecuteModel:
         """Checks of the input (WM408): typeof, in, instanceof, includes/has, comparisons, validators..."""
         found: list[Node] = []
         names = self.input_names
+
+        def mentions_input(node: Node) -> bool:
+            return mentions_names(node, names, MENTION_LIMIT, into_functions=False)
+
         for node, _ in self._raw["unary_expression"]:
             operator = node.child_by_field_name("operator")
             if operator is None:
                 continue
             if operator.type == "typeof":
                 found.append(node)
-            elif operator.type == "!" and _mentions_names(node, names) and _in_if_condition(node):
+            elif operator.type == "!" and mentions_input(node) and _in_if_condition(node):
                 found.append(node)  # if (!query) return { error: ... }
         for node, _ in self._raw["binary_expression"]:
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else ""
-            if op in ("in", "instanceof") or (op in COMPARISON_OPERATORS and _mentions_names(node, names)):
+            if op in ("in", "instanceof") or (op in COMPARISON_OPERATORS and mentions_input(node)):
                 found.append(node)
         found.extend(call.node for call in self.calls if _is_validation_call(call))
         found.sort(key=lambda node: node.start_byte)
@@ -1275,22 +1279,6 @@ def _pattern_locals(pattern: Node) -> set[str]:
     if pattern.type == "array_pattern":
         return {text(child) for child in pattern.named_children if child.type == "identifier"}
     return set()
-
-
-def _mentions_names(node: Node, names: set[str]) -> bool:
-    if not names:
-        return False
-    stack = [node]
-    seen = 0
-    while stack and seen < MENTION_LIMIT:
-        current = stack.pop()
-        seen += 1
-        if current.type in ("identifier", "shorthand_property_identifier"):
-            if text(current) in names:
-                return True
-        elif current.type not in FUNCTION_KINDS:
-            stack.extend(current.named_children)
-    return False
 
 
 def _derived_from(value: Node | None, names: set[str]) -> bool:

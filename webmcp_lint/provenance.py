@@ -12,6 +12,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from webmcp_lint.scope import ScopeIndex
+from webmcp_lint.syntax import Worklist
 
 MAX_STEPS = 2000
 # Globals whose members are pure functions of their arguments.
@@ -39,24 +40,17 @@ def non_static_parts(node: Node | None, scopes: ScopeIndex) -> list[str]:
     found: list[str] = []
     if node is None:
         return found
-    stack = [node]
-    visited: set[int] = set()
-    steps = 0
-    while stack and steps < MAX_STEPS:
-        current = stack.pop()
-        steps += 1
-        if current.id in visited:
-            continue
-        visited.add(current.id)
+    work = Worklist(node, MAX_STEPS)
+    for current in work:
         kind = current.type
         if kind == "template_string":
-            stack.extend(child for child in current.named_children if child.type == "template_substitution")
+            work.extend(child for child in current.named_children if child.type == "template_substitution")
         elif kind in STATIC_KINDS:
             continue
         elif kind in TRANSPARENT:
-            stack.extend(_value_children(current))
+            work.extend(_value_children(current))
         elif kind in ("identifier", "shorthand_property_identifier"):
-            reason = _identifier_origin(current, scopes, stack)
+            reason = _identifier_origin(current, scopes, work)
             if reason is not None:
                 found.append(reason)
         elif kind in ("member_expression", "subscript_expression"):
@@ -64,12 +58,12 @@ def non_static_parts(node: Node | None, scopes: ScopeIndex) -> list[str]:
             if target is not None and target.type == "this":
                 found.append(_text(current))  # component state or props
                 continue
-            stack.append(target)
+            work.append(target)
             index = current.child_by_field_name("index")
             if index is not None:
-                stack.append(index)
+                work.append(index)
         elif kind == "call_expression":
-            if not _pure_call(current, stack):
+            if not _pure_call(current, work):
                 found.append(_text(current))
         else:
             found.append(_text(current))
@@ -88,7 +82,7 @@ def _value_children(node: Node) -> list[Node]:
     return [child for child in node.named_children if child is not operator]
 
 
-def _identifier_origin(identifier: Node, scopes: ScopeIndex, stack: list[Node]) -> str | None:
+def _identifier_origin(identifier: Node, scopes: ScopeIndex, work: Worklist) -> str | None:
     """None when the name holds a constant (its initialiser is queued); else why it does not."""
     name = _text(identifier)
     binding = scopes.resolve(identifier)
@@ -97,12 +91,12 @@ def _identifier_origin(identifier: Node, scopes: ScopeIndex, stack: list[Node]) 
     if binding.kind in ("import", "function", "class"):
         return None  # module constants and code; their values are the site's own
     if binding.kind in ("const", "let", "var") and binding.init is not None:
-        stack.append(binding.init)
+        work.append(binding.init)
         return None
     return name
 
 
-def _pure_call(call: Node, stack: list[Node]) -> bool:
+def _pure_call(call: Node, work: Worklist) -> bool:
     callee = call.child_by_field_name("function")
     arguments = call.child_by_field_name("arguments")
     if callee is None:
@@ -111,14 +105,14 @@ def _pure_call(call: Node, stack: list[Node]) -> bool:
         if arguments is not None:
             for argument in arguments.named_children:
                 body = argument.child_by_field_name("body") if argument.type in ("arrow_function", "function_expression") else None
-                stack.append(body if body is not None else argument)
+                work.append(body if body is not None else argument)
         return True
     if callee.type == "member_expression":
         method = callee.child_by_field_name("property")
         if method is not None and _text(method) in PURE_METHODS:
-            stack.append(callee.child_by_field_name("object"))
+            work.append(callee.child_by_field_name("object"))
             if arguments is not None:
-                stack.extend(arguments.named_children)
+                work.extend(arguments.named_children)
             return True
     return False
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from tree_sitter import Node
 
@@ -95,3 +95,50 @@ def first_error(root: Node) -> Node | None:
         if child is None:
             return node
         node = child
+
+
+def mentions_names(node: Node, names: set[str], limit: int, *, into_functions: bool) -> bool:
+    """``node`` uses one of ``names`` (an identifier or ``{ name }`` shorthand), looking at ``limit`` nodes at most.
+
+    ``into_functions``: a name used inside a nested function counts too (a callback that reads it).
+    """
+    if not names:
+        return False
+    stack = [node]
+    seen = 0
+    while stack and seen < limit:
+        current = stack.pop()
+        seen += 1
+        if current.type in ("identifier", "shorthand_property_identifier"):
+            if text(current) in names:
+                return True
+        elif into_functions or current.type not in FUNCTION_KINDS:
+            stack.extend(current.named_children)
+    return False
+
+
+class Worklist:
+    """The nodes a walk still has to look at, when it also follows references (a name to its initialiser).
+
+    Each node is handed out once, and at most ``limit`` are taken off the list (repeats included), so a
+    cycle of references or a huge expression ends the walk.
+    """
+
+    def __init__(self, start: Node, limit: int) -> None:
+        self._pending = [start]
+        self._handed_out: set[int] = set()
+        self._left = limit
+
+    def append(self, node: Node) -> None:
+        self._pending.append(node)
+
+    def extend(self, nodes: Iterable[Node]) -> None:
+        self._pending.extend(nodes)
+
+    def __iter__(self) -> Iterator[Node]:
+        while self._pending and self._left > 0:
+            node = self._pending.pop()
+            self._left -= 1
+            if node.id not in self._handed_out:
+                self._handed_out.add(node.id)
+                yield node

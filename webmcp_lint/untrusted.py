@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from webmcp_lint.execute import ExecuteModel, Fetch, dotted_name, root_identifier, strip_global
 from webmcp_lint.scope import FUNCTION_KINDS, pattern_names
-from webmcp_lint.syntax import call_arguments, text, unwrap
+from webmcp_lint.syntax import call_arguments, mentions_names, text, unwrap
 
 ABSOLUTE_URL = re.compile(r"^\s*(?:[a-z][a-z0-9+.\-]*:)?//", re.IGNORECASE)
 BODY_READERS = frozenset({"json", "text", "blob", "arrayBuffer", "formData", "bytes"})
@@ -152,15 +152,6 @@ def _declarators(function: Node) -> list[Node]:
 
 
 def _mentions(node: Node, names: set[str]) -> bool:
-    if not names:
-        return False
-    stack = [node]
-    seen = 0
-    while stack and seen < MAX_NODES:
-        current = stack.pop()
-        seen += 1
-        if current.type in ("identifier", "shorthand_property_identifier") and text(current) in names:
-            return True
-        stack.extend(current.named_children)
-    return False
+    """A callback that reads the body (``items.map((i) => body[i])``) passes it on too."""
+    return mentions_names(node, names, MAX_NODES, into_functions=True)
 
