@@ -38,6 +38,13 @@ def write_project(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def project_in(root: Path, monkeypatch, files: dict[str, str]) -> Path:
+    """``files`` written below ``root``, which becomes the working directory (the CLI is run inside a project)."""
+    write_project(root, files)
+    monkeypatch.chdir(root)
+    return root
+
+
 def lint_project(root: Path, files: dict[str, str], select: list[str] | None = None) -> LintResult:
     write_project(root, files)
     result = lint_paths([str(root)], Settings(rules=select_rules(select, None, None)))

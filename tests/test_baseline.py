@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import project_in
 
 from webmcp_lint.cli import main
 
@@ -25,9 +26,7 @@ def new_codes(*args: str) -> tuple[int, list[tuple[str, int]]]:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "a.js").write_text("// first\n" + BAD)
-    monkeypatch.chdir(tmp_path)
+    project_in(tmp_path, monkeypatch, {"src/a.js": "// first\n" + BAD})
     result = run("check", "--write-baseline", "baseline.json")
     assert result.exit_code == 0 and "wrote 1 finding to baseline.json" in result.stderr
     return tmp_path

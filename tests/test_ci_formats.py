@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import project_in
 
 from webmcp_lint.cli import main
 from webmcp_lint.formats import available_formats
@@ -24,11 +25,7 @@ def output(*args: str) -> tuple[int, str]:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "bad.js").write_text(BAD)
-    (tmp_path / "src" / "clean.js").write_text("export const answer = 42;\n")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return project_in(tmp_path, monkeypatch, {"src/bad.js": BAD, "src/clean.js": "export const answer = 42;\n"})
 
 
 def test_every_format_is_registered():

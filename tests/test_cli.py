@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import project_in
 
 from webmcp_lint import __version__
 from webmcp_lint.cli import main
@@ -25,11 +26,7 @@ def run(*args: str, stdin: str | None = None):
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "bad.js").write_text(BAD)
-    (tmp_path / "src" / "clean.js").write_text(CLEAN)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return project_in(tmp_path, monkeypatch, {"src/bad.js": BAD, "src/clean.js": CLEAN})
 
 
 def test_findings_exit_1_and_clean_exit_0(project):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import project_in
 
 from webmcp_lint.cli import main
 from webmcp_lint.config import ConfigError, find_config, load_config
@@ -29,10 +30,7 @@ def check_json(*args: str) -> tuple[int, list[tuple[str, str]]]:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.js").write_text(NAVIGATOR)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return project_in(tmp_path, monkeypatch, {"src/app.js": NAVIGATOR})
 
 
 def write(path: Path, text: str) -> Path:

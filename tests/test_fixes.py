@@ -186,24 +186,20 @@ def synthetic(source: SourceFile, start: int, end: int, text: str, applicability
     return Diagnostic("WM999", "test", Severity.WARNING, "test", source, start, end, fix=fix)
 
 
-def test_overlapping_fixes_are_not_applied_together_and_are_reported():
-    source = SourceFile(Path("a.js"), "a.js", "let value = 1;\n")
-    first = synthetic(source, 4, 9, "other")
-    second = synthetic(source, 6, 11, "x")
-    outcome = fix_file(source, [first, second], unsafe=False)
-    assert outcome.applied == [first]
-    assert outcome.source.text == "let other = 1;\n"
-    assert [(r.diagnostic, r.reason) for r in outcome.rejected] == [(second, OVERLAPS)]
-
-
-def test_a_fix_that_breaks_the_parse_is_refused_and_the_others_still_apply():
-    source = SourceFile(Path("a.js"), "a.js", "let value = 1;\nlet other = 2;\n")
-    breaking = synthetic(source, 12, 13, "(")
-    good = synthetic(source, 19, 24, "renamed")
-    outcome = fix_file(source, [breaking, good], unsafe=False)
-    assert outcome.applied == [good]
-    assert outcome.source.text == "let value = 1;\nlet renamed = 2;\n"
-    assert [(r.diagnostic, r.reason) for r in outcome.rejected] == [(breaking, BREAKS_PARSE)]
+@pytest.mark.parametrize(("text", "edits", "kept", "fixed", "reason"), [
+    pytest.param("let value = 1;\n", [(4, 9, "other"), (6, 11, "x")], 0, "let other = 1;\n", OVERLAPS,
+                 id="overlapping fixes are not applied together"),
+    pytest.param("let value = 1;\nlet other = 2;\n", [(12, 13, "("), (19, 24, "renamed")], 1,
+                 "let value = 1;\nlet renamed = 2;\n", BREAKS_PARSE, id="a fix that breaks the parse is refused"),
+])
+def test_of_two_fixes_one_applies_and_the_other_is_reported_with_its_reason(text, edits, kept, fixed, reason):
+    source = SourceFile(Path("a.js"), "a.js", text)
+    diagnostics = [synthetic(source, *edit) for edit in edits]
+    applied, refused = diagnostics[kept], diagnostics[1 - kept]
+    outcome = fix_file(source, diagnostics, unsafe=False)
+    assert outcome.applied == [applied]
+    assert outcome.source.text == fixed
+    assert [(r.diagnostic, r.reason) for r in outcome.rejected] == [(refused, reason)]
 
 
 def test_a_file_that_does_not_parse_is_not_fixed():

@@ -8,6 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from support import project_in
 
 from webmcp_lint.cli import main
 from webmcp_lint.engine import LintResult, Notice, Settings, lint_text
@@ -34,10 +35,7 @@ def sarif(*args: str) -> tuple[int, dict]:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch) -> Path:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "bad.js").write_text(BAD)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return project_in(tmp_path, monkeypatch, {"src/bad.js": BAD})
 
 
 def test_schema_is_the_official_draft_4_schema():

@@ -316,20 +316,29 @@ def test_schema_changed(committed):
     assert drift(app, manifest, "--fail-on-change", "any")[1] == ['any: "add_to_cart": input schema changed']
 
 
-def test_parameter_added(committed):
-    app, manifest = committed("vanilla-spa")
-    edit(app / "src" / "tools" / "cart.js", 'productId: { type: "string", description: "Catalog ID of the product." },',
-         'productId: { type: "string", description: "Catalog ID of the product." },\n'
-         '        giftWrap: { type: "boolean", description: "Wrap the product as a gift." },')
-    code, lines = drift(app, manifest)
-    assert (code, lines) == (0, ['any: "add_to_cart": parameter "giftWrap" added'])
-
-
-def test_consequential_hint_turned_off(committed):
-    app, manifest = committed("react-app")
-    edit(app / "src" / "BookingPanel.tsx", "readOnlyHint: false, consequentialHint: true", "readOnlyHint: false")
-    code, lines = drift(app, manifest)
-    assert (code, lines) == (1, ['exposure: "book_trip": consequentialHint turned off (true -> absent)'])
+@pytest.mark.parametrize(("app", "file", "old", "new", "code", "line"), [
+    pytest.param("vanilla-spa", "src/tools/cart.js",
+                 'productId: { type: "string", description: "Catalog ID of the product." },',
+                 'productId: { type: "string", description: "Catalog ID of the product." },\n'
+                 '        giftWrap: { type: "boolean", description: "Wrap the product as a gift." },',
+                 0, 'any: "add_to_cart": parameter "giftWrap" added', id="parameter added"),
+    pytest.param("react-app", "src/BookingPanel.tsx", "readOnlyHint: false, consequentialHint: true",
+                 "readOnlyHint: false",
+                 1, 'exposure: "book_trip": consequentialHint turned off (true -> absent)',
+                 id="consequentialHint turned off"),
+    pytest.param("vanilla-spa", "src/main.js", 'exposedTo: ["http://status.partner-widgets.example"]',
+                 'exposedTo: ["http://status.partner-widgets.example", "https://agents.example"]',
+                 1, 'exposure: "track_delivery": exposedTo gains origin "https://agents.example"',
+                 id="new exposedTo origin"),
+    pytest.param("ts-untyped", "src/tools.ts", "readOnlyHint: false, consequentialHint: false",
+                 "readOnlyHint: true, consequentialHint: false",
+                 1, 'exposure: "star_note": readOnlyHint turned on (false -> true): agents may now call it without '
+                    'asking', id="readOnlyHint turned on is an exposure"),
+])
+def test_one_edit_makes_one_change_line(committed, app, file, old, new, code, line):
+    copy, manifest = committed(app)
+    edit(copy / file, old, new)
+    assert drift(copy, manifest) == (code, [line])
 
 
 def test_untrusted_content_hint_dropped(committed):
@@ -340,24 +349,6 @@ def test_untrusted_content_hint_dropped(committed):
     edit(app / "src" / "tools.ts", "readOnlyHint: true, untrustedContentHint: true", "readOnlyHint: true")
     code, lines = drift(app, manifest)
     assert (code, lines) == (1, ['exposure: "list_notes": untrustedContentHint turned off (true -> absent)'])
-
-
-def test_new_exposed_to_origin(committed):
-    app, manifest = committed("vanilla-spa")
-    edit(app / "src" / "main.js", 'exposedTo: ["http://status.partner-widgets.example"]',
-         'exposedTo: ["http://status.partner-widgets.example", "https://agents.example"]')
-    code, lines = drift(app, manifest)
-    assert (code, lines) == (1, ['exposure: "track_delivery": exposedTo gains origin "https://agents.example"'])
-
-
-def test_read_only_hint_turned_on_is_an_exposure(committed):
-    app, manifest = committed("ts-untyped")
-    edit(app / "src" / "tools.ts", "readOnlyHint: false, consequentialHint: false",
-         "readOnlyHint: true, consequentialHint: false")
-    code, lines = drift(app, manifest)
-    assert code == 1
-    assert lines == ['exposure: "star_note": readOnlyHint turned on (false -> true): agents may now call it without '
-                     'asking']
 
 
 @pytest.mark.parametrize(("level", "threshold", "fails"), [
