@@ -15,6 +15,7 @@ import click
 
 from webmcp_lint import __version__
 from webmcp_lint.baseline import BaselineError, new_findings, write_baseline
+from webmcp_lint.cache import DEFAULT_CACHE_DIR
 from webmcp_lint.commands.tools import FORMATS as TOOLS_FORMATS, drift, render as render_surface
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
@@ -140,9 +141,15 @@ def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False),
               help="Record the current findings in this file and exit 0.")
 @click.option("--sarif-category", help="SARIF automationDetails.id: tells apart several uploads to code scanning.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1),
+              help="Processes that lint files in parallel (1: none).  [default: the number of CPUs]")
+@click.option("--cache-dir", type=click.Path(file_okay=False),
+              help=f"Where to keep the results of unchanged files.  [default: {DEFAULT_CACHE_DIR}]")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 def check(paths, output_format, output_file, select, extend_select, ignore, fail_on, exit_zero,
           statistics, quiet, no_color, stdin_filename, verbose, fix, unsafe_fixes, show_diff, show_fixes,
-          config_file, isolated, force_exclude, baseline_file, write_baseline_file, sarif_category) -> None:
+          config_file, isolated, force_exclude, baseline_file, write_baseline_file, sarif_category,
+          jobs, cache_dir, no_cache) -> None:
     """Lint files and directories (default: the current directory; - reads stdin)."""
     paths = list(paths) or ["."]
     if config_file and isolated:
@@ -163,7 +170,8 @@ def check(paths, output_format, output_file, select, extend_select, ignore, fail
         elif paths == ["-"]:
             result = _stdin_result(stdin_filename, settings)
         else:
-            result = lint_paths(paths, settings)
+            result = lint_paths(paths, settings, jobs=jobs or os.cpu_count() or 1,
+                                cache_dir=None if no_cache else Path(cache_dir or DEFAULT_CACHE_DIR))
     except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
         if verbose:
             raise

@@ -168,7 +168,13 @@ class _RuleRunner:
 
 def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
     runner = _RuleRunner(settings, result)
-    for rule in settings.rules:
+    run_checks(project, settings.rules, runner)
+    finish_diagnostics(project, settings, result, runner)
+
+
+def run_checks(project: Project, rules: Iterable[Rule], runner: _RuleRunner) -> None:
+    """Run ``rules`` over the project; their raw findings (nothing suppressed yet) go to the runner's result."""
+    for rule in rules:
         if isinstance(rule.on, NodeKinds):
             for analysis in project.files:
                 for script in analysis.scripts:
@@ -184,6 +190,10 @@ def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
                 runner.run(rule, tool.source.display_path, lambda tool=tool: rule.check(tool, project))
         elif rule.on == PROJECT:
             runner.run(rule, "<project>", lambda: rule.check(project))
+
+
+def finish_diagnostics(project: Project, settings: Settings, result: LintResult, runner: _RuleRunner) -> None:
+    """Drop duplicates and suppressed findings, run the rules that read suppressions (WM003), sort."""
     result.diagnostics = _deduplicated(result.diagnostics)
     apply_suppressions(project, settings, result.diagnostics, runner.run)
     result.diagnostics.sort(key=Diagnostic.sort_key)
@@ -241,21 +251,26 @@ def source_from_bytes(path: Path, shown: str, raw: bytes, result: LintResult, ex
 def lint_sources(sources: list[SourceFile], settings: Settings, result: LintResult | None = None) -> LintResult:
     """Analyse already-read sources as one project and run every selected rule."""
     result = result or LintResult()
-    kinds = subscribed_kinds(settings.rules)
+    index = ProjectIndex(sources, subscribed_kinds(settings.rules))
+    build_project(sources, index, settings, result)
+    result.files_checked += len(sources)
+    run_rules(result.project, settings, result)
+    result.notices.extend(Notice(path, message) for path, message in index.notices)
+    return result
+
+
+def build_project(sources: Iterable[SourceFile], index: ProjectIndex, settings: Settings, result: LintResult) -> None:
+    """Parse and extract ``sources`` into ``result.project`` (rules not run yet)."""
     project = result.project
-    project.index = index = ProjectIndex(sources, kinds)
+    project.index = index
     for source in sources:
         try:
-            project.files.append(analyze_source(source, kinds, index))
+            project.files.append(analyze_source(source, index.kinds, index))
         except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
             detail = traceback.format_exc() if settings.verbose else f"{type(error).__name__}: {error}"
             result.notices.append(Notice(source.display_path, f"internal error while analysing: {detail}", True))
-        result.files_checked += 1
     _adopt_imported_scripts(project)
     assign_frameworks(project, index)
-    run_rules(project, settings, result)
-    result.notices.extend(Notice(path, message) for path, message in index.notices)
-    return result
 
 
 def _adopt_imported_scripts(project: Project) -> None:
@@ -288,8 +303,19 @@ def read_paths(paths: list[str], settings: Settings) -> tuple[list[SourceFile], 
     return sources, result
 
 
-def lint_paths(paths: list[str], settings: Settings) -> LintResult:
+def lint_paths(paths: list[str], settings: Settings, jobs: int = 1, cache_dir: Path | None = None) -> LintResult:
+    """Lint files and directories as one project.
+
+    With ``jobs`` > 1 or a ``cache_dir``, each file is linted as its own unit
+    (webmcp_lint.units): in parallel, and reusing the cached findings of
+    unchanged files; the findings are the same, but ``result.project`` then
+    holds no parse trees (commands that need the tool model use ``jobs=1``).
+    """
     sources, result = read_paths(paths, settings)
+    if jobs > 1 or cache_dir is not None:
+        from webmcp_lint.units import lint_units  # the unit runner builds on this module
+
+        return lint_units(sources, settings, result, jobs, cache_dir)
     return lint_sources(sources, settings, result)
 
 

@@ -15,11 +15,12 @@ JSON) become notices; they never stop the run.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from tree_sitter import Node
 
@@ -39,8 +40,17 @@ RESOLVED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs
 TYPESCRIPT_FOR = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
 
+# What a run saw of a file it looked at beyond its linted file (see ProjectIndex.looked_at).
+PRESENT, ABSENT = "present", "absent"
+
+
 def absolute(path: Path) -> Path:
     return Path(os.path.abspath(path))
+
+
+def text_digest(data: bytes) -> str:
+    """The digest the cache compares: of a file's text as analysed (SourceFile.data)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def is_relative_specifier(specifier: str) -> bool:
@@ -65,9 +75,14 @@ class ModuleExports:
 class ProjectIndex:
     """Modules, their exports and the JSON configuration files of one run."""
 
-    def __init__(self, sources: Iterable[SourceFile], kinds: frozenset[str]) -> None:
+    def __init__(self, sources: Iterable[SourceFile] | Mapping[Path, SourceFile], kinds: frozenset[str]) -> None:
         self.kinds = kinds
-        self.sources: dict[Path, SourceFile] = {absolute(source.path): source for source in sources}
+        # A mapping (absolute path -> source) is shared as is: parallel units reuse one run's table.
+        self.sources: Mapping[Path, SourceFile] = sources if isinstance(sources, Mapping) else {
+            absolute(source.path): source for source in sources}
+        # Every file the analysis looked at, with what it found: the text's digest, PRESENT or ABSENT.
+        # A cached result stays valid only while all of these still hold.
+        self.looked_at: dict[Path, str] = {}
         self.notices: list[tuple[str, str]] = []
         self._notice_keys: set[tuple[str, str]] = set()
         self._scripts: dict[Path, Script | None] = {}
@@ -95,6 +110,7 @@ class ProjectIndex:
         self._scripts[path] = None  # also guards against re-entry while building
         language = SCRIPT_LANGUAGE_BY_SUFFIX.get(path.suffix.lower())
         source = self.sources.get(path) or self._read_module(path)
+        self.looked_at[path] = text_digest(source.data) if source is not None else ABSENT
         if language is None or source is None:
             return None
         from webmcp_lint.engine import build_script  # the engine builds scripts; it imports this module
@@ -116,7 +132,9 @@ class ProjectIndex:
     # files ------------------------------------------------------------------------------
     def is_file(self, path: Path) -> bool:
         """A linted source (maybe in memory only) or a file on disk."""
-        return path in self.sources or self.on_disk(path)
+        found = path in self.sources or self.on_disk(path)
+        self.looked_at.setdefault(path, PRESENT if found else ABSENT)
+        return found
 
     def on_disk(self, path: Path) -> bool:
         known = self._is_file.get(path)
@@ -126,6 +144,7 @@ class ProjectIndex:
             except OSError:
                 known = False
             self._is_file[path] = known
+        self.looked_at.setdefault(path, PRESENT if known else ABSENT)
         return known
 
     def resolve_specifier(self, importer: Path, specifier: str) -> Path | None:
@@ -275,6 +294,7 @@ class ProjectIndex:
 
         document = None
         shown = display_path(path)
+        self.looked_at[path] = file_digest(path)
         try:
             if path.is_file():
                 document = load_json_document(path, shown)
@@ -305,6 +325,16 @@ class ProjectIndex:
         if (path, message) not in self._notice_keys:
             self._notice_keys.add((path, message))
             self.notices.append((path, message))
+
+
+def file_digest(path: Path) -> str:
+    """What ``looked_at`` records for a file on disk: its text's digest, or ABSENT when it cannot be read."""
+    try:
+        if not path.is_file():
+            return ABSENT
+        return text_digest(SourceFile.from_bytes(path, str(path), path.read_bytes()).data)
+    except (OSError, BinaryFileError):
+        return ABSENT
 
 
 def collect_exports(root: Node) -> ModuleExports:

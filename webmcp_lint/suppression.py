@@ -155,7 +155,7 @@ def apply_suppressions(project: Project, settings: "Settings", diagnostics: list
     """
     analyses = {analysis.source.display_path: analysis for analysis in project.files}
     for analysis in project.files:
-        _mark_file_level(analysis)
+        mark_file_level(analysis)
     diagnostics[:] = [
         diagnostic for diagnostic in diagnostics
         if not settings.ignored_in_file(diagnostic.code, diagnostic.source)
@@ -173,13 +173,16 @@ def apply_suppressions(project: Project, settings: "Settings", diagnostics: list
                               lambda rule=rule, analysis=analysis: rule.check(analysis, enabled))
 
 
-def _mark_file_level(analysis: FileAnalysis) -> None:
+def mark_file_level(analysis: FileAnalysis) -> None:
     """A ``disable`` that is the file's first comment, with no ``enable`` after it, covers the whole file.
 
     (A component's markup before its script counts too.) With an ``enable``
-    it is a block, covering only the code between the two.
+    it is a block, covering only the code between the two. Directives that
+    come without their parse trees (a file linted as a separate unit) keep
+    the marks made where the trees were.
     """
-    if not analysis.suppressions or any(directive.kind == ENABLE for directive in analysis.suppressions):
+    if not analysis.scripts or not analysis.suppressions or any(
+            directive.kind == ENABLE for directive in analysis.suppressions):
         return
     firsts = [script.of_kind("comment")[0].start_byte for script in analysis.scripts if script.of_kind("comment")]
     first = min(firsts, default=None)

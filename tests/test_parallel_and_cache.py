@@ -1,0 +1,165 @@
+"""Parallel units (--jobs) and the cache give exactly the findings of one in-process whole-project run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from webmcp_lint import units
+from webmcp_lint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+APPS = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())
+
+# A page (main.js, which the prefilter rejects) importing an untrusted and a consequential tool (WM612 across
+# files), a factory module whose findings come from its importer's unit, one of them suppressed in the factory
+# (matching across units), and an unused suppression (WM003).
+PROJECT = {
+    "reader.js": ('document.modelContext?.registerTool({\n  name: "read_reviews",\n'
+                  '  description: "Returns the reviews other shoppers wrote about a product.",\n'
+                  '  inputSchema: { type: "object", properties: {} },\n  execute() { return 1; },\n'
+                  "  annotations: { readOnlyHint: true, untrustedContentHint: true },\n});\n"),
+    "booking.js": ('document.modelContext?.registerTool({\n  name: "book_flight",\n'
+                   '  description: "Book a flight for the user.",\n  inputSchema: { type: "object", properties: {} },\n'
+                   "  execute() { return 1; },\n  annotations: { consequentialHint: true },\n});\n"),
+    "main.js": 'import "./reader.js";\nimport "./booking.js";\n',
+    "factory.js": ("export function createTool() {\n  return {\n    // webmcp-lint-disable-next-line WM201\n"
+                   '    name: "Lookup Order",\n    description: "",\n'
+                   '    inputSchema: { type: "object", properties: {} },\n    execute() { return 1; },\n  };\n}\n'),
+    "app.js": 'import { createTool } from "./factory.js";\ndocument.modelContext?.registerTool(createTool());\n',
+    "extra.js": ("// webmcp-lint-disable-next-line WM401\ndocument.modelContext?.registerTool({ name: \"noop\", "
+                 'description: "Does nothing at all, for tests.", execute() { return 1; } });\n'),
+}
+
+
+@pytest.fixture(autouse=True)
+def pool_for_any_size(monkeypatch):
+    """Small projects use the process pool too, so --jobs 2 really crosses process boundaries."""
+    monkeypatch.setattr(units, "MIN_UNITS_FOR_POOL", 0)
+
+
+def check_json(where: Path, *options: str, report: Path) -> str:
+    result = CliRunner().invoke(main, ["check", ".", "--format", "json", "--exit-zero", "-o", str(report), *options])
+    assert result.exit_code == 0, result.output
+    return report.read_text(encoding="utf-8")
+
+
+def outputs(where: Path, tmp_path: Path, monkeypatch) -> dict[str, str]:
+    """The JSON report of the in-process run, the parallel run, and cold and warm cached runs."""
+    monkeypatch.chdir(where)
+    cache = tmp_path / "cache"
+    report = tmp_path / "report.json"
+    return {
+        "in-process": check_json(where, "--jobs", "1", "--no-cache", report=report),
+        "parallel": check_json(where, "--jobs", "2", "--no-cache", report=report),
+        "cold": check_json(where, "--jobs", "2", "--cache-dir", str(cache), report=report),
+        "warm": check_json(where, "--jobs", "1", "--cache-dir", str(cache), report=report),
+    }
+
+
+def write_project(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def codes_at(report: str) -> list[tuple[str, str, int]]:
+    import json
+
+    return [(item["code"], item["path"], item["line"]) for item in json.loads(report)["diagnostics"]]
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_every_way_of_running_gives_the_same_report_on_fixture_apps(app, tmp_path, monkeypatch):
+    found = outputs(FIXTURES / app, tmp_path, monkeypatch)
+    assert found["parallel"] == found["in-process"]
+    assert found["cold"] == found["in-process"]
+    assert found["warm"] == found["in-process"]
+
+
+def test_every_way_of_running_gives_the_same_report_on_a_generated_corpus(tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from generate import generate
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    corpus = tmp_path / "corpus"
+    generate(corpus, files=80)
+    found = outputs(corpus, tmp_path, monkeypatch)
+    assert len(codes_at(found["in-process"])) > 100
+    assert found["parallel"] == found["in-process"]
+    assert found["cold"] == found["in-process"]
+    assert found["warm"] == found["in-process"]
+
+
+def test_cross_file_findings_and_suppressions_survive_units(tmp_path, monkeypatch):
+    found = outputs(write_project(tmp_path / "app", PROJECT), tmp_path, monkeypatch)
+    assert {"in-process"} | {name for name, report in found.items() if report == found["in-process"]} == set(found)
+    flagged = codes_at(found["in-process"])
+    assert ("WM612", "reader.js", 2) in flagged  # the page is main.js, which no unit holds
+    assert ("WM202", "factory.js", 4) in flagged  # reported by app.js's unit, located in the factory
+    assert not [entry for entry in flagged if entry[0] == "WM201"]  # suppressed by the factory's own comment
+    assert [entry for entry in flagged if entry[0] == "WM003"] == [("WM003", "extra.js", 1)]
+
+
+def test_a_warm_run_lints_nothing_again(tmp_path, monkeypatch):
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    cold = check_json(root, "--jobs", "1", "--cache-dir", str(cache), report=report)
+
+    def must_not_run(*arguments):
+        raise AssertionError("a valid cache entry was linted again")
+
+    monkeypatch.setattr(units, "lint_unit", must_not_run)
+    monkeypatch.setattr(units, "_project_pass", must_not_run)
+    assert check_json(root, "--jobs", "1", "--cache-dir", str(cache), report=report) == cold
+
+
+def test_editing_a_file_or_the_factory_it_imports_invalidates_its_entry(tmp_path, monkeypatch):
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    check_json(root, "--cache-dir", str(cache), report=report)
+
+    (root / "extra.js").write_text(PROJECT["extra.js"].replace("// webmcp-lint-disable-next-line WM401\n", ""))
+    edited = codes_at(check_json(root, "--cache-dir", str(cache), report=report))
+    assert not [entry for entry in edited if entry[0] == "WM003"]
+
+    factory = PROJECT["factory.js"].replace('description: ""', 'description: "Looks an order up by its number."')
+    (root / "factory.js").write_text(factory)
+    report_text = check_json(root, "--cache-dir", str(cache), report=report)
+    assert not [entry for entry in codes_at(report_text) if entry[0] == "WM202"]
+    assert report_text == check_json(root, "--no-cache", report=report)
+
+
+def test_a_corrupt_entry_is_linted_again(tmp_path, monkeypatch):
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    cold = check_json(root, "--cache-dir", str(cache), report=report)
+    entries = sorted(cache.glob("*/*.json"))
+    assert entries
+    for number, entry in enumerate(entries):
+        entry.write_text(["{not json", "[]", '{"looked_at": 3}', '{"looked_at": {}, "diagnostics": [["x"]]}'][
+            number % 4] if number % 5 else "")
+    assert check_json(root, "--cache-dir", str(cache), report=report) == cold
+    assert check_json(root, "--cache-dir", str(cache), report=report) == cold
+
+
+def test_the_cache_is_tagged_and_no_cache_writes_nothing(tmp_path, monkeypatch):
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    report = tmp_path / "report.json"
+    check_json(root, "--no-cache", report=report)
+    assert not (root / ".webmcp_lint_cache").exists()
+    check_json(root, report=report)
+    assert (root / ".webmcp_lint_cache" / "CACHEDIR.TAG").read_text().startswith(
+        "Signature: 8a477f597d28d172789f06886806bc55")
+    assert (root / ".webmcp_lint_cache" / ".gitignore").read_text() == "*\n"
+    assert list((root / ".webmcp_lint_cache").glob("*/*.json"))

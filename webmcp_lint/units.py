@@ -1,0 +1,297 @@
+"""Linting a run as independent units: in parallel processes, and from a cache.
+
+A unit is one file that passes the prefilter, linted as its own small
+project: the file plus whatever its imports pull in through a ProjectIndex
+over every discovered file. Its raw findings (nothing suppressed yet), its
+suppression directives and every file its analysis looked at (with the
+digest of what it saw) come back as plain data, so they cross a process
+boundary and fit in a cache entry that stays valid while those files do.
+
+Rules that need the whole project at once (``on=PROJECT``: pages spanning
+several files, one finding per TypeScript project) run in one more pass over
+all files, cached under a digest of every file. The parent merges the units
+in file order, then deduplicates, applies suppressions and runs WM003 exactly
+as a single whole-project run does, so the output is the same.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from webmcp_lint import __version__
+from webmcp_lint.cache import Cache, digest
+from webmcp_lint.diagnostics import Diagnostic, Edit, Fix, Severity
+from webmcp_lint.engine import (LintResult, Notice, Settings, _adopt_imported_scripts, _RuleRunner, analyze_source,
+                                build_project, finish_diagnostics, run_checks, subscribed_kinds)
+from webmcp_lint.extract import may_hold_webmcp
+from webmcp_lint.frameworks import assign_frameworks
+from webmcp_lint.model import FileAnalysis, Project
+from webmcp_lint.project_index import ABSENT, PRESENT, ProjectIndex, absolute, file_digest, text_digest
+from webmcp_lint.rules import PROJECT
+from webmcp_lint.source import BinaryFileError, SourceFile
+from webmcp_lint.suppression import AFTER_SUPPRESSIONS, Directive, Selector, mark_file_level
+
+MIN_UNITS_FOR_POOL = 32  # below this, starting worker processes costs more than it saves
+# A unit's parse trees stay where it ran; formats only ask whether a file had a parse error.
+PARSE_ERROR_ELSEWHERE = (None, None)
+
+
+@dataclass
+class _Run:
+    """What every unit needs; worker processes inherit it by fork instead of receiving it."""
+
+    sources: dict[Path, SourceFile]  # every discovered file, by absolute path
+    units: list[SourceFile]
+    settings: Settings
+    kinds: frozenset[str]
+
+
+_RUN: _Run | None = None
+
+
+def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult, jobs: int,
+               cache_dir: Path | None) -> LintResult:
+    """Lint ``sources`` unit by unit (``jobs`` processes), reusing valid entries of the cache in ``cache_dir``."""
+    global _RUN
+    by_path = {absolute(source.path): source for source in sources}
+    units = [source for source in sources if may_hold_webmcp(source.data)]
+    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules))
+    cache = Cache(cache_dir) if cache_dir is not None else None
+    check = _Validator(by_path)
+    settings_key = settings_digest(settings)
+    files = _Files(by_path)
+    keys = [digest(settings_key, "unit", str(absolute(unit.path)), unit.display_path, check.digest(unit))
+            for unit in units]
+    outcomes = [check.cached(cache.load(key), files, unit) if cache else None for key, unit in zip(keys, units)]
+    needs_project_pass = any(rule.on == PROJECT for rule in settings.rules)
+    project_key = digest(settings_key, "project", *(f"{path}\0{source.display_path}\0{check.digest(source)}"
+                                                   for path, source in by_path.items()))
+    project = check.cached(cache.load(project_key), files, None) if cache and needs_project_pass else None
+    missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
+    _RUN = run
+    try:
+        computed, fresh_project = _compute(run, missing, jobs, needs_project_pass and project is None)
+    finally:
+        _RUN = None
+    for position, entry in zip(missing, computed):
+        outcomes[position] = _Outcome.of(entry, files, units[position])
+        if cache:
+            cache.store(keys[position], entry)
+    if fresh_project is not None:
+        project = _Outcome.of(fresh_project, files, None)
+        if cache:
+            cache.store(project_key, fresh_project)
+    result.files_checked += len(sources)
+    _merge(run, outcomes, project, result)
+    return result
+
+
+def settings_digest(settings: Settings) -> str:
+    """Everything besides the file that decides a unit's findings: rules, severities, ignores, where paths start."""
+    ignores = sorted(f"{entry.pattern}\0{sorted(entry.codes)}\0{entry.root}" for entry in settings.per_file_ignores)
+    return digest(__version__, os.getcwd(), str(settings.verbose), str(settings.max_file_size),
+                  *(f"{rule.code}={settings.severity(rule).value}" for rule in settings.rules), *ignores)
+
+
+def _compute(run: _Run, positions: list[int], jobs: int, project_pass: bool) -> tuple[list[dict], dict | None]:
+    """The missing units' entries (in ``positions`` order) and, if asked, the project pass's."""
+    if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            pending = pool.map(_lint_unit_at, positions, chunksize=max(1, len(positions) // (jobs * 8)))
+            project = _project_pass(run) if project_pass else None  # meanwhile, in this process
+            return list(pending), project
+    return [_lint_unit_at(position) for position in positions], _project_pass(run) if project_pass else None
+
+
+def _lint_unit_at(position: int) -> dict:
+    assert _RUN is not None
+    return lint_unit(_RUN, _RUN.units[position])
+
+
+def lint_unit(run: _Run, source: SourceFile) -> dict:
+    """One file as its own project: every rule but the whole-project ones, findings not yet suppressed."""
+    settings = run.settings
+    result = LintResult()
+    index = ProjectIndex(run.sources, run.kinds)
+    build_project([source], index, settings, result)
+    project = result.project
+    rules = [rule for rule in settings.rules if rule.on not in (PROJECT, AFTER_SUPPRESSIONS)]
+    run_checks(project, rules, _RuleRunner(settings, result))
+    primary = project.files[0] if project.files else FileAnalysis(source)
+    mark_file_level(primary)
+    return {
+        "diagnostics": [_plain_diagnostic(diagnostic) for diagnostic in result.diagnostics],
+        "directives": [_plain_directive(directive) for directive in primary.suppressions],
+        "parse_error": bool(primary.parse_errors),
+        "files": [[str(absolute(analysis.source.path)), analysis.source.display_path]
+                  for analysis in project.files[1:]],
+        "notices": _plain_notices(result, index),
+        "looked_at": {str(path): seen for path, seen in index.looked_at.items()},
+    }
+
+
+def _project_pass(run: _Run) -> dict:
+    """The whole-project rules over every file (those the prefilter rejects are not parsed, as in a whole run)."""
+    settings = run.settings
+    result = LintResult()
+    index = ProjectIndex(run.sources, run.kinds)
+    candidates = {id(unit) for unit in run.units}
+    project = result.project
+    project.index = index
+    for source in run.sources.values():
+        if id(source) not in candidates:
+            project.files.append(FileAnalysis(source))
+        else:
+            try:
+                project.files.append(analyze_source(source, run.kinds, index))
+            except Exception:  # noqa: BLE001 - its unit reports the internal error
+                project.files.append(FileAnalysis(source))
+    _adopt_imported_scripts(project)
+    assign_frameworks(project, index)
+    run_checks(project, [rule for rule in settings.rules if rule.on == PROJECT], _RuleRunner(settings, result))
+    return {
+        "diagnostics": [_plain_diagnostic(diagnostic) for diagnostic in result.diagnostics],
+        "notices": _plain_notices(result, index),
+        "looked_at": {str(path): seen for path, seen in index.looked_at.items()},
+    }
+
+
+# plain data ---------------------------------------------------------------------------------
+
+def _plain_diagnostic(diagnostic: Diagnostic) -> list:
+    fix = diagnostic.fix
+    plain_fix = None if fix is None else [fix.applicability, fix.description,
+                                          [[edit.start, edit.end, edit.text] for edit in fix.edits]]
+    return [diagnostic.code, diagnostic.slug, diagnostic.severity.value, diagnostic.message,
+            str(absolute(diagnostic.source.path)), diagnostic.source.display_path, diagnostic.start, diagnostic.end,
+            diagnostic.tool_name, plain_fix]
+
+
+def _plain_directive(directive: Directive) -> list:
+    return [directive.kind, directive.start, directive.end, directive.file_level,
+            [[selector.text, sorted(selector.codes), selector.suggestion] for selector in directive.selectors]]
+
+
+def _plain_notices(result: LintResult, index: ProjectIndex) -> list:
+    return ([[notice.path, notice.message, notice.internal_error] for notice in result.notices]
+            + [[path, message, False] for path, message in index.notices])
+
+
+class _Validator:
+    """Whether what a cached entry saw still holds; digests computed once per run."""
+
+    def __init__(self, sources: dict[Path, SourceFile]) -> None:
+        self.sources = sources
+        self._digests: dict[int, str] = {}
+        self._on_disk: dict[str, str] = {}
+
+    def digest(self, source: SourceFile) -> str:
+        known = self._digests.get(id(source))
+        if known is None:
+            known = self._digests[id(source)] = text_digest(source.data)
+        return known
+
+    def cached(self, entry: dict | None, files: _Files, unit: SourceFile | None) -> _Outcome | None:
+        """A cache entry's outcome if every file it looked at is as it was; None if not, or if it is malformed."""
+        try:
+            if entry is None or not all(self.holds(path, seen) for path, seen in entry["looked_at"].items()):
+                return None
+            return _Outcome.of(entry, files, unit)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            return None
+
+    def holds(self, path: str, seen: str) -> bool:
+        source = self.sources.get(Path(path))
+        if seen in (PRESENT, ABSENT):
+            exists = source is not None or os.path.isfile(path)
+            return exists == (seen == PRESENT)
+        if source is not None:
+            return self.digest(source) == seen
+        if path not in self._on_disk:
+            self._on_disk[path] = file_digest(Path(path))
+        return self._on_disk[path] == seen
+
+
+# merging ------------------------------------------------------------------------------------
+
+@dataclass
+class _Outcome:
+    """A unit's (or the project pass's) entry rebuilt on this run's sources."""
+
+    diagnostics: list[Diagnostic]
+    directives: list[Directive]
+    parse_error: bool
+    files: list[SourceFile]  # the other files its project held (imported modules)
+    notices: list[tuple[str, str, bool]]
+
+    @classmethod
+    def of(cls, entry: dict, files: _Files, unit: SourceFile | None) -> _Outcome:
+        """Raises (TypeError, ValueError...) on an entry of the wrong shape: the caller treats it as a miss."""
+        return cls([_diagnostic(plain, files) for plain in entry["diagnostics"]],
+                   [_directive(plain, unit) for plain in entry.get("directives", [])] if unit is not None else [],
+                   bool(entry.get("parse_error")),
+                   [files.get(path, shown) for path, shown in entry.get("files", [])],
+                   [(str(path), str(message), bool(is_error)) for path, message, is_error in entry["notices"]])
+
+
+def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result: LintResult) -> None:
+    """Put the units' findings together, then finish them as one whole-project run would."""
+    settings = run.settings
+    analyses = {path: FileAnalysis(source) for path, source in run.sources.items()}
+    for unit, outcome in zip(run.units, outcomes):
+        analysis = analyses[absolute(unit.path)]
+        analysis.suppressions = outcome.directives
+        analysis.parse_errors = [PARSE_ERROR_ELSEWHERE] if outcome.parse_error else []
+        for source in outcome.files:
+            analyses.setdefault(absolute(source.path), FileAnalysis(source))
+    result.project = Project(files=list(analyses.values()))
+    rule_order = {rule.code: position for position, rule in enumerate(settings.rules)}
+    parts = [*outcomes, project] if project is not None else outcomes
+    diagnostics = [diagnostic for outcome in parts for diagnostic in outcome.diagnostics]
+    diagnostics.sort(key=lambda diagnostic: rule_order.get(diagnostic.code, len(rule_order)))
+    result.diagnostics.extend(diagnostics)
+    notices = dict.fromkeys(notice for outcome in parts for notice in outcome.notices)
+    internal = [Notice(path, message, True) for path, message, is_error in notices if is_error]
+    runner = _RuleRunner(settings, result)
+    result.notices.extend(internal)
+    finish_diagnostics(result.project, settings, result, runner)
+    result.notices.extend(Notice(path, message) for path, message, is_error in notices if not is_error)
+
+
+class _Files:
+    """The SourceFile a finding points into: a discovered one, else read again (an imported module)."""
+
+    def __init__(self, sources: dict[Path, SourceFile]) -> None:
+        self.sources = sources
+        self._read: dict[str, SourceFile] = {}
+
+    def get(self, path: str, shown: str) -> SourceFile:
+        source = self.sources.get(Path(path)) or self._read.get(path)
+        if source is None:
+            try:
+                source = SourceFile.from_bytes(Path(path), shown, Path(path).read_bytes())
+            except (OSError, BinaryFileError):
+                source = SourceFile(Path(path), shown, "")  # vanished since: positions fall back to the start
+            self._read[path] = source
+        return source
+
+
+def _diagnostic(plain: list, files: _Files) -> Diagnostic:
+    code, slug, severity, message, path, shown, start, end, tool_name, plain_fix = plain
+    fix = None if plain_fix is None else Fix(str(plain_fix[0]), tuple(
+        Edit(int(start_), int(end_), str(text)) for start_, end_, text in plain_fix[2]), str(plain_fix[1]))
+    return Diagnostic(str(code), str(slug), Severity(severity), str(message), files.get(str(path), str(shown)),
+                      int(start), int(end), None if tool_name is None else str(tool_name), fix)
+
+
+def _directive(plain: list, source: SourceFile) -> Directive:
+    kind, start, end, file_level, selectors = plain
+    return Directive(str(kind), source, int(start), int(end), [
+        Selector(str(text), frozenset(map(str, codes)), None if suggestion is None else str(suggestion))
+        for text, codes, suggestion in selectors], bool(file_level))
+
