@@ -831,7 +831,3 @@ def member(value: Value, key: str | int) -> Value:
     if isinstance(value, Unknown):
         return value
     return UNKNOWN
-
-
-def is_static(value: Value) -> bool:
-    return not isinstance(value, Unknown)

@@ -79,10 +79,6 @@ def ancestors(node: Node) -> Iterator[Node]:
         current = current.parent
 
 
-def is_within(node: Node, container: Node | None) -> bool:
-    return container is not None and container.start_byte <= node.start_byte and node.end_byte <= container.end_byte
-
-
 def first_error(root: Node) -> Node | None:
     """The first ERROR or MISSING node, found by descending only into subtrees that have one."""
     if not root.has_error:

@@ -44,10 +44,6 @@ class Rule:
     on: object
     check: Callable[..., Iterable]
 
-    @property
-    def family(self) -> str:
-        return self.code[:3] + "xx"
-
 
 REGISTRY: dict[str, Rule] = {}
 
