@@ -67,9 +67,10 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     keys = [digest(settings_key, "unit", str(absolute(unit.path)), unit.display_path, check.digest(unit))
             for unit in units]
     outcomes = [check.cached(cache.load(key), files, unit) if cache else None for key, unit in zip(keys, units)]
-    needs_project_pass = any(rule.on == PROJECT for rule in settings.rules)
+    # Whole-project rules read only what extraction found: with no file past the prefilter, they have nothing.
+    needs_project_pass = bool(units) and any(rule.on == PROJECT for rule in settings.rules)
     project_key = digest(settings_key, "project", *(f"{path}\0{source.display_path}\0{check.digest(source)}"
-                                                   for path, source in by_path.items()))
+                                                   for path, source in by_path.items())) if needs_project_pass else ""
     project = check.cached(cache.load(project_key), files, None) if cache and needs_project_pass else None
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     _RUN = run
