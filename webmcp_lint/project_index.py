@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from tree_sitter import Node
 
@@ -90,6 +90,7 @@ class ProjectIndex:
         self._resolving: list[tuple[Path, str]] = []
         self._json: dict[Path, JsonDocument | None] = {}
         self._is_file: dict[Path, bool] = {}
+        self._resolved: dict[tuple[Path, str], Path | None] = {}
 
     # scripts ----------------------------------------------------------------------------
     def attach(self, script: Script, whole_file: bool = True) -> None:
@@ -148,17 +149,14 @@ class ProjectIndex:
         return known
 
     def resolve_specifier(self, importer: Path, specifier: str) -> Path | None:
-        """The file a relative import names, or None (not relative, or no such file)."""
+        """The file a relative import names, or None (not relative, or no such file); once per directory."""
         if not is_relative_specifier(specifier):
             return None
-        specifier = specifier.split("?", 1)[0].split("#", 1)[0]
-        base = Path(os.path.normpath(absolute(importer).parent / specifier))
-        candidates = [base]
-        swapped = TYPESCRIPT_FOR.get(base.suffix.lower(), ())
-        candidates.extend(base.with_suffix(suffix) for suffix in swapped)
-        candidates.extend(Path(str(base) + suffix) for suffix in RESOLVED_SUFFIXES)
-        candidates.extend(base / ("index" + suffix) for suffix in RESOLVED_SUFFIXES)
-        return next((candidate for candidate in candidates if self.is_file(candidate)), None)
+        key = (absolute(importer).parent, specifier)
+        if key not in self._resolved:
+            self._resolved[key] = next((candidate for candidate in _module_candidates(*key)
+                                        if self.is_file(candidate)), None)
+        return self._resolved[key]
 
     # import resolution ------------------------------------------------------------------
     def _resolve_import(self, script: Script, binding: Binding, depth: int) -> Value:
@@ -325,6 +323,19 @@ class ProjectIndex:
         if (path, message) not in self._notice_keys:
             self._notice_keys.add((path, message))
             self.notices.append((path, message))
+
+
+def _module_candidates(directory: Path, specifier: str) -> Iterator[Path]:
+    """The files a relative specifier may name, in the order bundlers try them."""
+    specifier = specifier.split("?", 1)[0].split("#", 1)[0]
+    base = Path(os.path.normpath(directory / specifier))
+    yield base
+    for suffix in TYPESCRIPT_FOR.get(base.suffix.lower(), ()):
+        yield base.with_suffix(suffix)
+    for suffix in RESOLVED_SUFFIXES:
+        yield Path(str(base) + suffix)
+    for suffix in RESOLVED_SUFFIXES:
+        yield base / ("index" + suffix)
 
 
 def file_digest(path: Path) -> str:
