@@ -17,6 +17,7 @@ repeats) and WM303 (the prose states a constraint the schema lacks).
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
@@ -681,7 +682,23 @@ class SchemaProperty:
 
 def schema_properties(schema: Value) -> list[SchemaProperty]:
     """Every property of a schema at any depth (nested objects, array items, ``anyOf`` branches...), in
-    source order; a property whose own schema is not static still counts, by its name."""
+    source order; a property whose own schema is not static still counts, by its name.
+
+    Walked once per schema object: about ten rules ask for each tool's parameters.
+    """
+    if not isinstance(schema, JSObject):
+        return []
+    cached = _PROPERTIES.get(id(schema))
+    if cached is None or cached[0]() is not schema:
+        cached = _PROPERTIES[id(schema)] = (weakref.ref(schema), _walk_properties(schema))
+        weakref.finalize(schema, _PROPERTIES.pop, id(schema), None)
+    return list(cached[1])
+
+
+_PROPERTIES: dict[int, tuple[weakref.ref, list[SchemaProperty]]] = {}
+
+
+def _walk_properties(schema: JSObject) -> list[SchemaProperty]:
     found: list[SchemaProperty] = []
     for entry in walk_schema(schema):
         properties = entry.schema.get("properties")

@@ -1411,9 +1411,9 @@ def _script_holding(node: Node, tool: ToolDefinition, project: Project | None) -
     root = node
     while root.parent is not None:
         root = root.parent
-    candidates = [tool.script] if tool.script is not None else []
-    if project is not None:
-        candidates.extend(script for analysis in project.files for script in analysis.scripts)
+    if tool.script is not None and tool.script.tree.root_node == root:
+        return tool.script
+    candidates = (script for analysis in project.files for script in analysis.scripts) if project is not None else ()
     return next((script for script in candidates if script is not None and script.tree.root_node == root), None)
 
 
