@@ -153,6 +153,7 @@ def test_wm503_vue(code):
     (REACT + f"export function Help() {{\n  function handleOpen() {{ {HOOK}; }}\n  return handleOpen;\n}}", "handleOpen"),
     (REACT + f"export function Help() {{\n  const onClick = () => {{ {HOOK}; }};\n  return onClick;\n}}", "onClick"),
     (REACT + f"function registerTools() {{ {HOOK}; }}", "registerTools"),
+    (REACT + f"export function registerTools() {{ {HOOK}; }}", "registerTools"),
     (REACT + f"class Orders extends Component {{ render() {{ {HOOK}; return null; }} }}", "render"),
 ])
 def test_wm504_flags_hooks_outside_components(code, where):

@@ -164,8 +164,8 @@ def _is_owner(function: Node, framework: str) -> bool:
     if holder is not None and callee_name(holder) in COMPONENT_WRAPPERS:
         return True
     parent = function.parent
-    if parent is not None and parent.type == "export_statement":
-        return True  # export default () => { ... }: a component
+    if name is None and parent is not None and parent.type == "export_statement":
+        return True  # export default () => { ... }: an anonymous component (a named export keeps its name's verdict)
     return framework == VUE and function.type == "function_declaration"
 
 
