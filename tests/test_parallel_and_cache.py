@@ -163,3 +163,11 @@ def test_the_cache_is_tagged_and_no_cache_writes_nothing(tmp_path, monkeypatch):
         "Signature: 8a477f597d28d172789f06886806bc55")
     assert (root / ".webmcp_lint_cache" / ".gitignore").read_text() == "*\n"
     assert list((root / ".webmcp_lint_cache").glob("*/*.json"))
+
+
+def test_the_text_report_does_not_mention_the_cache_it_created(tmp_path, monkeypatch):
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    runs = [CliRunner().invoke(main, ["check", ".", "--exit-zero", "--no-color"]).output for _ in range(2)]
+    assert (root / ".webmcp_lint_cache").is_dir()
+    assert runs[0] == runs[1] and "director" not in runs[1]

@@ -17,8 +17,7 @@ import tempfile
 from pathlib import Path
 
 from webmcp_lint import __version__
-
-DEFAULT_CACHE_DIR = ".webmcp_lint_cache"
+from webmcp_lint.discovery import OWN_CACHE_DIR as DEFAULT_CACHE_DIR
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by webmcp-lint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")

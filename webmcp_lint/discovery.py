@@ -12,9 +12,10 @@ import pathspec
 from webmcp_lint.embedded import EMBEDDING_SUFFIXES
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 
+OWN_CACHE_DIR = ".webmcp_lint_cache"
 DEFAULT_EXCLUDED_DIRS = frozenset({
     "node_modules", ".git", "dist", "build", "out", "coverage", ".next", ".nuxt",
-    ".svelte-kit", "vendor", ".webmcp_lint_cache",
+    ".svelte-kit", "vendor", OWN_CACHE_DIR,
 })
 LINTED_SUFFIXES = frozenset(SCRIPT_LANGUAGE_BY_SUFFIX) | EMBEDDING_SUFFIXES
 
@@ -186,7 +187,8 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
                 is_dir = False
             if is_dir:
                 if entry.name in excluded_dirs:
-                    result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by default"))
+                    if entry.name != OWN_CACHE_DIR:  # the linter's own cache is not worth a word in every report
+                        result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by default"))
                     continue
                 if exclusion is not None and exclusion.excludes(entry_path, True):
                     result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by configuration"))
