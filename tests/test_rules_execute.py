@@ -415,6 +415,7 @@ SORT_SCHEMA = ('{ type: "object", properties: { query: { type: "string" }, '
      "sort: order"),
     ("execute(input) { return list(input.query, input.sort); }", "input.sort"),
     ("execute(input) { const { sort } = input; return list(sort); }", "sort"),
+    ('execute({ sort }) { return list(sort ? sort : sort); }', "sort"),
 ])
 def test_wm407_flags_defaults_never_applied(execute, flagged):
     code = tool(execute, SORT_SCHEMA)
@@ -432,6 +433,8 @@ def test_wm407_flags_defaults_never_applied(execute, flagged):
     'execute(input) { let sort = input.sort; if (!sort) sort = "newest"; return list(sort); }',
     "execute(input) { return list(input.query); }",  # never reads sort
     'execute(input) { const options = { sort: "newest", ...input }; return list(options.sort); }',
+    'execute({ sort }) { const order = typeof sort === "string" ? sort : "newest"; return list(order); }',
+    'execute(input) { return list(SORTS.includes(input.sort) ? input.sort : "newest"); }',
 ])
 def test_wm407_not_flagged(execute):
     assert findings(tool(execute, SORT_SCHEMA), "WM407") == []

@@ -37,7 +37,7 @@ COLLECTED_KINDS = frozenset({
     "call_expression", "new_expression", "await_expression", "throw_statement", "return_statement",
     "catch_clause", "member_expression", "subscript_expression", "binary_expression", "unary_expression",
     "assignment_expression", "augmented_assignment_expression", "variable_declarator", "identifier",
-    "object", "if_statement", "shorthand_property_identifier", "property_identifier",
+    "object", "if_statement", "shorthand_property_identifier", "property_identifier", "ternary_expression",
 }) | LOOP_KINDS
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
@@ -1147,6 +1147,16 @@ class ExecuteModel:
             else:
                 key = None
             if key is not None:
+                keys.add(key)
+        for node, _ in self._raw["ternary_expression"]:
+            # `typeof r === "number" ? r : 5`: the key tested, kept in one branch, replaced in the other
+            condition = node.child_by_field_name("condition")
+            if condition is None:
+                continue
+            branches = [key_of(node.child_by_field_name(side)) for side in ("consequence", "alternative")]
+            tested = {key_of(name) for name in _names_in(condition)}
+            key = next((key for key in branches if key is not None), None)
+            if key is not None and branches.count(key) == 1 and key in tested:
                 keys.add(key)
         for node, _ in self._raw["augmented_assignment_expression"]:
             operator = node.child_by_field_name("operator")
