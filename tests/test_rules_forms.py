@@ -166,6 +166,7 @@ def test_wm704_interpolated_labels_in_vue_and_svelte_count():
     'toolname="checkout" tooldescription="Completes the purchase of the basket." toolautosubmit',
     'toolname="basket" tooldescription="Buys the basket with the saved card." toolautosubmit',
     'toolname="basket" tooldescription="Uses the saved card." action="/cart/checkout" toolautosubmit',
+    'toolname="basket" tooldescription="Uses the saved card." action="/checkout/confirm" toolautosubmit',
     'toolname="news" tooldescription="Weekly news." action="https://x.example/api/subscribe.php?src=1" toolautosubmit',
     'toolname="delete_account" tooldescription="Closes the account for good." toolautosubmit="false"',
 ])

@@ -11,6 +11,7 @@ from typing import Iterator
 
 from webmcp_lint.declarative import FormField, FormTool, group_description
 from webmcp_lint.descriptions import consequential_action, name_words
+from webmcp_lint.vocabulary import NOUN_LIKE_VERBS
 from webmcp_lint.model import Finding, Project, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 from webmcp_lint.rules.shape import MAX_NAME_LENGTH, name_problem
@@ -115,7 +116,7 @@ def _consequential_reason(form: FormTool) -> str | None:
     name, description, action = (value if isinstance(value, str) else None for value in texts)
     readings = (("name", consequential_action(name, None)),
                 ("description", consequential_action(None, description)),
-                ("action", consequential_action(_endpoint(action), None) if action else None))
+                ("action", _consequential_action_path(action) if action else None))
     for where, word in readings:
         if word is not None:
             return f'names a consequential action ("{word}" in its {where})'
@@ -134,10 +135,19 @@ def _payment_name(form_field: FormField) -> str | None:
     return "payment" if not PAYMENT_NAME_PAIRS.isdisjoint(pairs) or not PAYMENT_NAME_WORDS.isdisjoint(parts) else None
 
 
-def _endpoint(action: str) -> str:
-    """The last path segment of a form action without its extension: "/cart/checkout.php?x=1" -> "checkout"."""
-    path = _URL_TAIL.split(action, 1)[0].rstrip("/")
-    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+def _consequential_action_path(action: str) -> str | None:
+    """The consequential action a form's action path names, read segment by segment from the end, extensions
+    dropped: "/checkout/confirm" -> "checkout". A noun-like verb counts only as the last segment: "/cart/order"
+    orders, "/order/track" tracks."""
+    path = _URL_TAIL.split(action, 1)[0]
+    segments = [segment.split(".", 1)[0] for segment in path.split("://", 1)[-1].split("/")]
+    if "://" in path:
+        segments = segments[1:]  # the host
+    for position, segment in enumerate(reversed([segment for segment in segments if segment])):
+        word = consequential_action(segment, None)
+        if word is not None and (position == 0 or word not in NOUN_LIKE_VERBS):
+            return word
+    return None
 
 
 def sensitive_kind(form_field: FormField) -> str | None:
