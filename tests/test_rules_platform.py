@@ -16,6 +16,7 @@ TOOL = '{ name: "get_time", description: "Returns the current time.", execute() 
     ("window.navigator.modelContext.registerTool(t);", "window.navigator.modelContext"),
     ("if ('modelContext' in navigator) {}", "'modelContext' in navigator"),
     ("const { modelContext } = navigator;", "{ modelContext } = navigator"),
+    ('const mc = navigator["modelContext"];', 'navigator["modelContext"]'),
 ])
 def test_wm101_flags_navigator_model_context(code, expected):
     assert flagged_text(code, "WM101") == [expected]

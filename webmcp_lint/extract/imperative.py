@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from webmcp_lint.evaluate import JSObject, Unknown
+from webmcp_lint.evaluate import JSObject, Unknown, string_value
 from webmcp_lint.extract import Extractor
 from webmcp_lint.model import (
     FileAnalysis,
@@ -27,12 +27,22 @@ from webmcp_lint.model import (
 from webmcp_lint.syntax import call_arguments, enclosing_function, is_global_name, member_name, text, unwrap
 
 
+def reads_model_context(node: Node) -> bool:
+    """``x.modelContext``, ``x?.modelContext`` or ``x["modelContext"]``."""
+    if node.type == "member_expression":
+        return member_name(node) == "modelContext"
+    if node.type == "subscript_expression":
+        index = node.child_by_field_name("index")
+        return index is not None and index.type == "string" and string_value(index) == "modelContext"
+    return False
+
+
 def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str | None:
     """'document' or 'navigator' when ``node`` evaluates to a model context, else None."""
     node = unwrap(node)
     if node is None or depth > 8:
         return None
-    if node.type == "member_expression" and member_name(node) == "modelContext":
+    if reads_model_context(node):
         owner = node.child_by_field_name("object")
         if is_global_name(owner, "document", script.scopes):
             return "document"
@@ -96,8 +106,8 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
             analysis.navigator_reaches.append(NavigatorReach(script, binary, unwrap(binary.child_by_field_name("right"))))
 
     refs: dict[int, ModelContextRef] = {}
-    for member in script.of_kind("member_expression"):
-        if member_name(member) == "modelContext":
+    for member in script.of_kind("member_expression") + script.of_kind("subscript_expression"):
+        if reads_model_context(member):
             kind = model_context_kind(member, script)
             if kind is not None:
                 refs[member.id] = ModelContextRef(script, member, kind == "navigator")
@@ -156,7 +166,8 @@ EXTRACTOR = Extractor(
     name="imperative",
     # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
     triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
-    kinds=frozenset({"member_expression", "call_expression", "binary_expression", "variable_declarator", "identifier"}),
+    kinds=frozenset({"member_expression", "subscript_expression", "call_expression", "binary_expression",
+                     "variable_declarator", "identifier"}),
     extract=_extract,
     order=10,
 )
