@@ -174,6 +174,7 @@ def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
 
 def run_checks(project: Project, rules: Iterable[Rule], runner: _RuleRunner) -> None:
     """Run ``rules`` over the project; their raw findings (nothing suppressed yet) go to the runner's result."""
+    tools = list(project.tools)
     for rule in rules:
         if isinstance(rule.on, NodeKinds):
             for analysis in project.files:
@@ -186,7 +187,7 @@ def run_checks(project: Project, rules: Iterable[Rule], runner: _RuleRunner) -> 
             for analysis in project.files:
                 runner.run(rule, analysis.source.display_path, lambda analysis=analysis: rule.check(analysis))
         elif rule.on == TOOLS:
-            for tool in project.tools:
+            for tool in tools:
                 runner.run(rule, tool.source.display_path, lambda tool=tool: rule.check(tool, project))
         elif rule.on == PROJECT:
             runner.run(rule, "<project>", lambda: rule.check(project))
