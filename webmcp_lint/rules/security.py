@@ -274,7 +274,10 @@ def _secret_in(sequence: list[str], *, in_name: bool) -> str | None:
     for word in sequence:
         if word in words.SENSITIVE_WORDS and (in_name or word != "pin"):
             return word
+    present = set(sequence)
     for phrase in words.SENSITIVE_PHRASES:
+        if phrase[0] not in present:  # cannot match: skip the scan
+            continue
         if phrase == ("token",) and (not in_name or any(word in words.NOT_SECRET_TOKEN_NEIGHBOURS for word in sequence)):
             continue
         if len(phrase) == 1 and not in_name and phrase[0] != "credentials":
