@@ -94,6 +94,9 @@ def test_enum_values_match_whole_words_and_spaced_identifiers():
 @pytest.mark.parametrize(("text", "value"), [
     ("Defaults to 10.", "10"), ("Sort order; defaults to newest.", "newest"), ("Currency (default: 'EUR').", "EUR"),
     ("Page size, default 20.", "20"), ("Includes drafts, false by default.", "false"), ("The default is `relevance`.", "relevance"),
+    ("Units are either celsius or fahrenheit (celsius if omitted).", "celsius"),
+    ("Sort order, 'relevance' when omitted.", "relevance"), ("Page size; 20 if not given.", "20"),
+    ("If not given, today's date is used.", "today's date"),
 ])
 def test_default_statements(text, value):
     assert [statement.values for statement in default_statements(text, tokenize(text))] == [[value]]
@@ -102,6 +105,7 @@ def test_default_statements(text, value):
 @pytest.mark.parametrize("text", [
     "Use the default shipping address.", "If omitted, the default is used.", "Defaults to the current location of the user.",
     "Whether this card becomes the default.",
+    "Ignored if empty.", "Returns all results if omitted.", "Search text. If omitted, every product is listed.",
 ])
 def test_default_word_without_a_value(text):
     assert default_statements(text, tokenize(text)) == []

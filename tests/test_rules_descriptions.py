@@ -125,6 +125,23 @@ def test_wm303_leaves_declared_constraints_and_plain_descriptions_alone(prop):
     assert "WM303" not in codes(tool(properties=prop))
 
 
+def test_wm303_leaves_a_bound_another_parameter_declares_to_wm301():
+    code = tool('"Returns at most 25 reviews of a product."',
+                'productId: { type: "string", description: "Product whose reviews to list." }, '
+                'limit: { type: "integer", maximum: 25, description: "How many reviews to return." }')
+    assert "WM303" not in codes(code)
+    assert "WM301" in codes(code)
+
+
+@pytest.mark.parametrize("prop", [
+    'unit: { type: "string", description: "Temperature scale (celsius if omitted)." }',
+    'date: { type: "string", description: "Day to book. If not given, today\'s date is used." }',
+])
+def test_wm303_flags_defaults_stated_by_omission(prop):
+    found = findings(tool(properties=prop), "WM303")
+    assert len(found) == 1 and "`default`" in found[0].message
+
+
 def test_wm303_ignores_output_bounds_that_name_no_parameter():
     assert "WM303" not in codes(tool('"Returns up to 10 suggestions for the words the user typed."', QUERY))
 

@@ -321,6 +321,8 @@ def default_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
                 statement = _default_after(text, sentence, index)
                 if statement is not None:
                     found.append(statement)
+            elif token.lower in ("if", "when") and (statement := _omission_default(text, sentence, index)) is not None:
+                found.append(statement)
             elif token.lower == "by" and index + 1 < len(sentence) and sentence[index + 1].lower == "default" \
                     and index > 0 and (sentence[index - 1].is_literal or sentence[index - 1].lower in ("true", "false")):
                 found.append(Statement(_phrase(text, sentence[index - 1], sentence[index + 1]), [sentence[index - 1].text]))
@@ -368,6 +370,30 @@ def _default_after(text: str, sentence: list[Token], index: int) -> Statement | 
             and sentence[position + 1].lower not in ("if", "when", "unless", "for", "and", "or"):
         return None  # "defaults to current location": prose, not a value
     return Statement(_phrase(text, sentence[index], value), [value.text])
+
+
+def _omission_default(text: str, sentence: list[Token], index: int) -> Statement | None:
+    """A default stated by what happens without a value: "(celsius if omitted)", "'relevance' when not given",
+    "If not given, today's date is used"."""
+    phrase = next((phrase for phrase in words.OMISSION_PHRASES if _follows(sentence, index, phrase)), None)
+    if phrase is None:
+        return None
+    end = index + len(phrase)
+    if index > 0:  # the value just before: a literal, or a lone word opening a parenthesis or clause
+        value = sentence[index - 1]
+        opens_clause = index > 1 and sentence[index - 2].text in ("(", ",", ":", "-", "–", "—")
+        if _is_default_value(value) and (value.is_literal or opens_clause):
+            return Statement(_phrase(text, value, sentence[end - 1]), [value.text])
+        return None
+    position = end + (1 if end < len(sentence) and sentence[end].text == "," else 0)
+    for stop in range(position + 1, len(sentence)):
+        used = next((used for used in words.DEFAULT_USED_PHRASES if _follows(sentence, stop, used)), None)
+        if used is not None:
+            if any(token.lower in words.DEFAULT_WORDS for token in sentence[position:stop]):
+                return None  # "If omitted, the default is used": no value stated
+            value = text[sentence[position].start:sentence[stop - 1].end]
+            return Statement(_phrase(text, sentence[index], sentence[stop + len(used) - 1]), [value])
+    return None
 
 
 def _is_default_value(token: Token) -> bool:

@@ -170,6 +170,16 @@ TYPE_NOUNS = frozenset({"flag", "value", "values", "type", "field", "parameter",
 PARAMETER_WORDS = frozenset({"parameter", "parameters", "param", "params", "argument", "arguments", "arg",
                              "args", "field", "fields", "input", "inputs"})
 DEFAULT_WORDS = frozenset({"default", "defaults", "defaulting", "defaulted"})
+# "X if omitted", "If not given, X is used": a default stated by what happens without a value.
+OMISSION_PHRASES = tuple(tuple(phrase.split()) for phrase in (
+    "if omitted", "when omitted", "if absent", "when absent", "if missing", "when missing", "if unset",
+    "if not given", "when not given", "if not provided", "when not provided", "if not specified",
+    "when not specified", "if not set", "when not set", "if left empty", "if left blank", "when left empty",
+    "if empty", "when empty", "if none is given", "if none is provided",
+))
+DEFAULT_USED_PHRASES = tuple(tuple(phrase.split()) for phrase in (
+    "is used", "will be used", "is assumed", "will be assumed", "applies", "is applied",
+))
 # "default" followed by these does not announce a value: "the default is used".
 NOT_DEFAULT_VALUES = frozenset({"used", "applied", "assumed", "taken", "chosen", "selected", "set", "shown",
                                 "behavior", "behaviour", "one", "value", "values", "settings", "setting",

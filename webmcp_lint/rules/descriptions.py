@@ -191,6 +191,20 @@ def _missing_bound(statement: Statement, item: SchemaProperty) -> str | None:
     return " / ".join(f"`{key}`" for key in missing) if missing else None
 
 
+BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+                  "minItems", "maxItems")
+
+
+def _declared_by_some_parameter(statement: Statement, properties: list[SchemaProperty]) -> bool:
+    """Every number of a stated bound is a bound some parameter's schema declares."""
+    declared = {float(value) for item in properties for value in map(item.get, BOUND_KEYWORDS)
+                if isinstance(value, (int, float)) and not isinstance(value, bool)}
+    try:
+        return bool(statement.values) and all(float(value.replace(",", "")) in declared for value in statement.values)
+    except ValueError:
+        return False
+
+
 def _names_parameters(statement: Statement, properties: list[SchemaProperty]) -> bool:
     """"At least one of name or email": a list of parameters, not of values."""
     names = {item.name.lower() for item in properties}
@@ -240,6 +254,8 @@ def _undeclared_in_tool(description: Description, properties: list[SchemaPropert
                                   for item in properties):
                 moves.append(f"allowed values {_quote(statement.phrase)} belong in the `enum` of `{owners[0].name}`")
         for statement in bound_statements(text, sentence):
+            if _declared_by_some_parameter(statement, properties):
+                continue  # the schema declares it, maybe on a parameter the sentence does not name: WM301's case
             for item in mentioned:
                 missing = _missing_bound(statement, item)
                 if missing:
