@@ -17,7 +17,9 @@ import tempfile
 from pathlib import Path
 
 from webmcp_lint import __version__
-from webmcp_lint.discovery import OWN_CACHE_DIR as DEFAULT_CACHE_DIR
+from webmcp_lint.discovery import OWN_CACHE_DIR
+
+DEFAULT_CACHE_DIR = OWN_CACHE_DIR  # relative to the current directory; discovery skips it by this name
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by webmcp-lint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")

@@ -100,7 +100,8 @@ def settings_digest(settings: Settings) -> str:
 
 def _compute(run: _Run, positions: list[int], jobs: int, project_pass: bool) -> tuple[list[dict], dict | None]:
     """The missing units' entries (in ``positions`` order) and, if asked, the project pass's."""
-    if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL:
+    # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
+    if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL and "fork" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             pending = pool.map(_lint_unit_at, positions, chunksize=max(1, len(positions) // (jobs * 8)))
