@@ -117,7 +117,7 @@ def test_a_warm_run_lints_nothing_again(tmp_path, monkeypatch):
         raise AssertionError("a valid cache entry was linted again")
 
     monkeypatch.setattr(units, "lint_unit", must_not_run)
-    monkeypatch.setattr(units, "_project_pass", must_not_run)
+    monkeypatch.setattr(units, "_page_pass", must_not_run)
     assert check_json(root, "--jobs", "1", "--cache-dir", str(cache), report=report) == cold
 
 
@@ -171,3 +171,34 @@ def test_the_text_report_does_not_mention_the_cache_it_created(tmp_path, monkeyp
     runs = [CliRunner().invoke(main, ["check", ".", "--exit-zero", "--no-color"]).output for _ in range(2)]
     assert (root / ".webmcp_lint_cache").is_dir()
     assert runs[0] == runs[1] and "director" not in runs[1]
+
+
+TYPESCRIPT_PROJECT = {
+    "package.json": '{ "name": "app", "devDependencies": { "typescript": "^5.9.0", "webmcp-types": "^0.1.9" } }',
+    "tsconfig.json": '{\n  "compilerOptions": {\n    "strict": true,\n    "types": ["vite/client"]\n  }\n}',
+    "main.ts": ('if (document.modelContext) {\n  await document.modelContext.registerTool({ name: "get_time", description: '
+                '"Returns the current time in the user\'s zone.", execute: () => new Date().toISOString() });\n}\n'),
+    "env.d.ts": "export {};\n",
+}
+
+
+def test_a_finding_that_reads_every_file_is_invalidated_by_any_of_them(tmp_path, monkeypatch):
+    """WM105 looks for a `/// <reference types>` line in every source: editing one (without WebMCP code) counts."""
+    root = write_project(tmp_path / "app", TYPESCRIPT_PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    assert ("WM105", "tsconfig.json", 4) in codes_at(check_json(root, "--cache-dir", str(cache), report=report))
+    (root / "env.d.ts").write_text('/// <reference types="webmcp-types" />\n')
+    assert not [entry for entry in codes_at(check_json(root, "--cache-dir", str(cache), report=report))
+                if entry[0] == "WM105"]
+
+
+def test_the_page_pass_runs_only_when_a_file_imports_one_with_tools(tmp_path, monkeypatch):
+    calls = []
+    real = units._page_pass
+    monkeypatch.setattr(units, "_page_pass", lambda run: calls.append(run) or real(run))
+    separate = {name: PROJECT[name] for name in ("reader.js", "booking.js", "extra.js")}
+    found = outputs(write_project(tmp_path / "separate", separate), write_project(tmp_path / "one", {}), monkeypatch)
+    assert not calls and len(set(found.values())) == 1
+    found = outputs(write_project(tmp_path / "together", PROJECT), write_project(tmp_path / "two", {}), monkeypatch)
+    assert calls and len(set(found.values())) == 1

@@ -42,6 +42,8 @@ TYPESCRIPT_FOR = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), 
 
 # What a run saw of a file it looked at beyond its linted file (see ProjectIndex.looked_at).
 PRESENT, ABSENT = "present", "absent"
+# Recorded (as the key, with itself as the value) when an analysis read every discovered source, not one by path.
+EVERY_SOURCE = Path("<every discovered source>")
 
 
 def absolute(path: Path) -> Path:
@@ -77,12 +79,12 @@ class ProjectIndex:
 
     def __init__(self, sources: Iterable[SourceFile] | Mapping[Path, SourceFile], kinds: frozenset[str]) -> None:
         self.kinds = kinds
-        # A mapping (absolute path -> source) is shared as is: parallel units reuse one run's table.
-        self.sources: Mapping[Path, SourceFile] = sources if isinstance(sources, Mapping) else {
-            absolute(source.path): source for source in sources}
         # Every file the analysis looked at, with what it found: the text's digest, PRESENT or ABSENT.
         # A cached result stays valid only while all of these still hold.
         self.looked_at: dict[Path, str] = {}
+        # A mapping (absolute path -> source) is shared as is: parallel units reuse one run's table.
+        self.sources: Mapping[Path, SourceFile] = _Sources(sources if isinstance(sources, Mapping) else {
+            absolute(source.path): source for source in sources}, self.looked_at)
         self.notices: list[tuple[str, str]] = []
         self._notice_keys: set[tuple[str, str]] = set()
         self._scripts: dict[Path, Script | None] = {}
@@ -157,6 +159,20 @@ class ProjectIndex:
             self._resolved[key] = next((candidate for candidate in _module_candidates(*key)
                                         if self.is_file(candidate)), None)
         return self._resolved[key]
+
+    def imported_files(self, scripts: Iterable[Script], importer: Path) -> list[Path]:
+        """The files the import statements of ``scripts`` (of the file at ``importer``) name, where they exist."""
+        from webmcp_lint.evaluate import string_value
+
+        paths = []
+        for script in scripts:
+            for statement in script.of_kind("import_statement"):
+                specifier = statement.child_by_field_name("source")
+                name = string_value(specifier) if specifier is not None else None
+                path = self.resolve_specifier(importer, name) if name else None
+                if path is not None:
+                    paths.append(absolute(path))
+        return paths
 
     # import resolution ------------------------------------------------------------------
     def _resolve_import(self, script: Script, binding: Binding, depth: int) -> Value:
@@ -323,6 +339,30 @@ class ProjectIndex:
         if (path, message) not in self._notice_keys:
             self._notice_keys.add((path, message))
             self.notices.append((path, message))
+
+
+class _Sources(Mapping):
+    """The run's sources by absolute path; going through all of them is recorded in ``looked_at``."""
+
+    def __init__(self, table: Mapping[Path, SourceFile], looked_at: dict[Path, str]) -> None:
+        self._table = table
+        self._looked_at = looked_at
+
+    def __getitem__(self, path: Path) -> SourceFile:
+        return self._table[path]
+
+    def get(self, path: Path, default=None):
+        return self._table.get(path, default)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._table
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __iter__(self) -> Iterator[Path]:
+        self._looked_at[EVERY_SOURCE] = str(EVERY_SOURCE)
+        return iter(self._table)
 
 
 def _module_candidates(directory: Path, specifier: str) -> Iterator[Path]:

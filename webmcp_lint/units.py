@@ -7,11 +7,16 @@ suppression directives and every file its analysis looked at (with the
 digest of what it saw) come back as plain data, so they cross a process
 boundary and fit in a cache entry that stays valid while those files do.
 
-Rules that need the whole project at once (``on=PROJECT``: pages spanning
-several files, one finding per TypeScript project) run in one more pass over
-all files, cached under a digest of every file. The parent merges the units
-in file order, then deduplicates, applies suppressions and runs WM003 exactly
-as a single whole-project run does, so the output is the same.
+Every rule runs in the units, the whole-project ones too: duplicate names
+(WM203) and direct registrations (WM502) are decided file by file, WM105
+reports once per tsconfig (identical findings from several units are
+deduplicated) and reading every source, as it does, makes the unit depend on
+every file. Only PAGE_RULES see tools of other files that merely import
+them (a page); when some file imports a file with tools, they run again in
+one pass over all files (cached under a digest of every file), replacing what
+the units said. The parent merges the units in file order, then
+deduplicates, applies suppressions and runs WM003 exactly as a single
+whole-project run does, so the output is the same.
 """
 
 from __future__ import annotations
@@ -30,12 +35,14 @@ from webmcp_lint.engine import (LintResult, Notice, Settings, _adopt_imported_sc
 from webmcp_lint.extract import may_hold_webmcp
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.model import FileAnalysis, Project
-from webmcp_lint.project_index import ABSENT, PRESENT, ProjectIndex, absolute, file_digest, text_digest
-from webmcp_lint.rules import PROJECT
+from webmcp_lint.project_index import (ABSENT, EVERY_SOURCE, PRESENT, ProjectIndex, absolute, file_digest,
+                                       text_digest)
 from webmcp_lint.source import BinaryFileError, SourceFile
 from webmcp_lint.suppression import AFTER_SUPPRESSIONS, Directive, Selector, mark_file_level
 
 MIN_UNITS_FOR_POOL = 32  # below this, starting worker processes costs more than it saves
+# Rules whose findings on a file depend on the files that import it (WM612: the tools of one page).
+PAGE_RULES = frozenset({"WM612"})
 # A unit's parse trees stay where it ran; formats only ask whether a file had a parse error.
 PARSE_ERROR_ELSEWHERE = (None, None)
 
@@ -67,25 +74,26 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     keys = [digest(settings_key, "unit", str(absolute(unit.path)), unit.display_path, check.digest(unit))
             for unit in units]
     outcomes = [check.cached(cache.load(key), files, unit) if cache else None for key, unit in zip(keys, units)]
-    # Whole-project rules read only what extraction found: with no file past the prefilter, they have nothing.
-    needs_project_pass = bool(units) and any(rule.on == PROJECT for rule in settings.rules)
-    project_key = digest(settings_key, "project", *(f"{path}\0{source.display_path}\0{check.digest(source)}"
-                                                   for path, source in by_path.items())) if needs_project_pass else ""
-    project = check.cached(cache.load(project_key), files, None) if cache and needs_project_pass else None
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     _RUN = run
     try:
-        computed, fresh_project = _compute(run, missing, jobs, needs_project_pass and project is None)
+        for position, entry in zip(missing, _compute(missing, jobs)):
+            check.complete(entry)
+            outcomes[position] = _Outcome.of(entry, files, units[position])
+            if cache:
+                cache.store(keys[position], entry)
+        project = None
+        if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
+            project_key = digest(settings_key, "pages", check.every_source())
+            project = check.cached(cache.load(project_key), files, None) if cache else None
+            if project is None:
+                entry = _page_pass(run)
+                check.complete(entry)
+                project = _Outcome.of(entry, files, None)
+                if cache:
+                    cache.store(project_key, entry)
     finally:
         _RUN = None
-    for position, entry in zip(missing, computed):
-        outcomes[position] = _Outcome.of(entry, files, units[position])
-        if cache:
-            cache.store(keys[position], entry)
-    if fresh_project is not None:
-        project = _Outcome.of(fresh_project, files, None)
-        if cache:
-            cache.store(project_key, fresh_project)
     result.files_checked += len(sources)
     _merge(run, outcomes, project, result)
     return result
@@ -98,16 +106,35 @@ def settings_digest(settings: Settings) -> str:
                   *(f"{rule.code}={settings.severity(rule).value}" for rule in settings.rules), *ignores)
 
 
-def _compute(run: _Run, positions: list[int], jobs: int, project_pass: bool) -> tuple[list[dict], dict | None]:
-    """The missing units' entries (in ``positions`` order) and, if asked, the project pass's."""
+def _compute(positions: list[int], jobs: int) -> list[dict]:
+    """The entries of the units at ``positions`` of the current run, in that order."""
     # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
     if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL and "fork" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            pending = pool.map(_lint_unit_at, positions, chunksize=max(1, len(positions) // (jobs * 8)))
-            project = _project_pass(run) if project_pass else None  # meanwhile, in this process
-            return list(pending), project
-    return [_lint_unit_at(position) for position in positions], _project_pass(run) if project_pass else None
+            return list(pool.map(_lint_unit_at, positions, chunksize=max(1, len(positions) // (jobs * 8))))
+    return [_lint_unit_at(position) for position in positions]
+
+
+def _pages_span_files(run: _Run, outcomes: list[_Outcome]) -> bool:
+    """Whether some file imports a file with tools, so that a page holds tools of several files.
+
+    As in WM612: a file with scripts by its import statements, one the
+    prefilter rejected (or that has no script) when its text names a module with tools.
+    """
+    with_tools = {absolute(unit.path) for unit, outcome in zip(run.units, outcomes) if outcome.has_tools}
+    if not with_tools:
+        return False
+    stems = {path.stem.encode() for path in with_tools}
+    imports_by_file = {absolute(unit.path): outcome.imports for unit, outcome in zip(run.units, outcomes)}
+    for path, source in run.sources.items():
+        imports = imports_by_file.get(path)
+        if imports is None:
+            if any(stem in source.data for stem in stems):
+                return True
+        elif any(Path(target) in with_tools and Path(target) != path for target in imports):
+            return True
+    return False
 
 
 def _lint_unit_at(position: int) -> dict:
@@ -122,14 +149,17 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     index = ProjectIndex(run.sources, run.kinds)
     build_project([source], index, settings, result)
     project = result.project
-    rules = [rule for rule in settings.rules if rule.on not in (PROJECT, AFTER_SUPPRESSIONS)]
-    run_checks(project, rules, _RuleRunner(settings, result))
+    run_checks(project, [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS],
+               _RuleRunner(settings, result))
     primary = project.files[0] if project.files else FileAnalysis(source)
     mark_file_level(primary)
     return {
         "diagnostics": [_plain_diagnostic(diagnostic) for diagnostic in result.diagnostics],
         "directives": [_plain_directive(directive) for directive in primary.suppressions],
         "parse_error": bool(primary.parse_errors),
+        "has_tools": bool(primary.tools),
+        "imports": [str(path) for path in index.imported_files(primary.scripts, primary.source.path)]
+        if primary.scripts else None,
         "files": [[str(absolute(analysis.source.path)), analysis.source.display_path]
                   for analysis in project.files[1:]],
         "notices": _plain_notices(result, index),
@@ -137,8 +167,8 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     }
 
 
-def _project_pass(run: _Run) -> dict:
-    """The whole-project rules over every file (those the prefilter rejects are not parsed, as in a whole run)."""
+def _page_pass(run: _Run) -> dict:
+    """The page rules over every file at once (those the prefilter rejects are not parsed, as in a whole run)."""
     settings = run.settings
     result = LintResult()
     index = ProjectIndex(run.sources, run.kinds)
@@ -155,7 +185,7 @@ def _project_pass(run: _Run) -> dict:
                 project.files.append(FileAnalysis(source))
     _adopt_imported_scripts(project)
     assign_frameworks(project, index)
-    run_checks(project, [rule for rule in settings.rules if rule.on == PROJECT], _RuleRunner(settings, result))
+    run_checks(project, [rule for rule in settings.rules if rule.code in PAGE_RULES], _RuleRunner(settings, result))
     return {
         "diagnostics": [_plain_diagnostic(diagnostic) for diagnostic in result.diagnostics],
         "notices": _plain_notices(result, index),
@@ -191,12 +221,26 @@ class _Validator:
         self.sources = sources
         self._digests: dict[int, str] = {}
         self._on_disk: dict[str, str] = {}
+        self._every: str | None = None
 
     def digest(self, source: SourceFile) -> str:
         known = self._digests.get(id(source))
         if known is None:
             known = self._digests[id(source)] = text_digest(source.data)
         return known
+
+    def every_source(self) -> str:
+        """One digest of every discovered file (paths, display paths, texts)."""
+        if self._every is None:
+            self._every = digest(*(f"{path}\0{source.display_path}\0{self.digest(source)}"
+                                   for path, source in self.sources.items()))
+        return self._every
+
+    def complete(self, entry: dict) -> None:
+        """Put the digest of every file where the analysis read them all (a worker could not compute it cheaply)."""
+        looked_at = entry["looked_at"]
+        if str(EVERY_SOURCE) in looked_at:
+            looked_at[str(EVERY_SOURCE)] = self.every_source()
 
     def cached(self, entry: dict | None, files: _Files, unit: SourceFile | None) -> _Outcome | None:
         """A cache entry's outcome if every file it looked at is as it was; None if not, or if it is malformed."""
@@ -208,6 +252,8 @@ class _Validator:
             return None
 
     def holds(self, path: str, seen: str) -> bool:
+        if path == str(EVERY_SOURCE):
+            return seen == self.every_source()
         source = self.sources.get(Path(path))
         if seen in (PRESENT, ABSENT):
             exists = source is not None or os.path.isfile(path)
@@ -230,6 +276,8 @@ class _Outcome:
     parse_error: bool
     files: list[SourceFile]  # the other files its project held (imported modules)
     notices: list[tuple[str, str, bool]]
+    has_tools: bool
+    imports: list[str] | None  # the files its import statements name; None when it has no script
 
     @classmethod
     def of(cls, entry: dict, files: _Files, unit: SourceFile | None) -> _Outcome:
@@ -238,11 +286,14 @@ class _Outcome:
                    [_directive(plain, unit) for plain in entry.get("directives", [])] if unit is not None else [],
                    bool(entry.get("parse_error")),
                    [files.get(path, shown) for path, shown in entry.get("files", [])],
-                   [(str(path), str(message), bool(is_error)) for path, message, is_error in entry["notices"]])
+                   [(str(path), str(message), bool(is_error)) for path, message, is_error in entry["notices"]],
+                   bool(entry.get("has_tools")),
+                   None if entry.get("imports") is None else [str(path) for path in entry["imports"]])
 
 
 def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result: LintResult) -> None:
-    """Put the units' findings together, then finish them as one whole-project run would."""
+    """Put the units' findings together (the page pass's replacing theirs for PAGE_RULES), then finish them as
+    one whole-project run would."""
     settings = run.settings
     analyses = {path: FileAnalysis(source) for path, source in run.sources.items()}
     for unit, outcome in zip(run.units, outcomes):
@@ -254,7 +305,8 @@ def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result
     result.project = Project(files=list(analyses.values()))
     rule_order = {rule.code: position for position, rule in enumerate(settings.rules)}
     parts = [*outcomes, project] if project is not None else outcomes
-    diagnostics = [diagnostic for outcome in parts for diagnostic in outcome.diagnostics]
+    diagnostics = [diagnostic for outcome in parts for diagnostic in outcome.diagnostics
+                   if project is None or outcome is project or diagnostic.code not in PAGE_RULES]
     diagnostics.sort(key=lambda diagnostic: rule_order.get(diagnostic.code, len(rule_order)))
     result.diagnostics.extend(diagnostics)
     notices = dict.fromkeys(notice for outcome in parts for notice in outcome.notices)

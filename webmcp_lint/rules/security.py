@@ -20,7 +20,7 @@ from webmcp_lint.descriptions import (
     reads_like_query,
     tokenize,
 )
-from webmcp_lint.evaluate import UNDEFINED, JSArray, JSObject, Prop, Unknown, Value, string_value
+from webmcp_lint.evaluate import UNDEFINED, JSArray, JSObject, Prop, Unknown, Value
 from webmcp_lint.execute import execute_of
 from webmcp_lint.model import FileAnalysis, Finding, Project, SourceKind, ToolDefinition, finding_at
 from webmcp_lint.origins import origin_problem
@@ -404,15 +404,7 @@ def _imported_paths(analysis: FileAnalysis, project: Project, tool_stems: set[by
     if not scripts and any(stem in analysis.source.data for stem in tool_stems):
         module = project.index.module_script(absolute(analysis.source.path))
         scripts = [module] if module is not None else []
-    paths = []
-    for script in scripts:
-        for statement in script.of_kind("import_statement"):
-            specifier = statement.child_by_field_name("source")
-            name = string_value(specifier) if specifier is not None else None
-            path = project.index.resolve_specifier(analysis.source.path, name) if name else None
-            if path is not None:
-                paths.append(absolute(path))
-    return paths
+    return project.index.imported_files(scripts, analysis.source.path)
 
 
 def is_consequential(tool: ToolDefinition) -> bool:
