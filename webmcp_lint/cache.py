@@ -53,7 +53,7 @@ class Cache:
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key[:16]}-", suffix=".tmp")
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                    json.dump(entry, stream, separators=(",", ":"))
+                    stream.write(json.dumps(entry, separators=(",", ":")))  # dumps encodes in C, dump does not
                 os.replace(temporary, self.directory / f"{key}.json")
             except BaseException:
                 os.unlink(temporary)

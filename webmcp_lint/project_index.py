@@ -77,7 +77,8 @@ class ModuleExports:
 class ProjectIndex:
     """Modules, their exports and the JSON configuration files of one run."""
 
-    def __init__(self, sources: Iterable[SourceFile] | Mapping[Path, SourceFile], kinds: frozenset[str]) -> None:
+    def __init__(self, sources: Iterable[SourceFile] | Mapping[Path, SourceFile], kinds: frozenset[str],
+                 files_on_disk: dict[Path, bool] | None = None) -> None:
         self.kinds = kinds
         # Every file the analysis looked at, with what it found: the text's digest, PRESENT or ABSENT.
         # A cached result stays valid only while all of these still hold.
@@ -91,7 +92,8 @@ class ProjectIndex:
         self._exports: dict[int, ModuleExports] = {}
         self._resolving: list[tuple[Path, str]] = []
         self._json: dict[Path, JsonDocument | None] = {}
-        self._is_file: dict[Path, bool] = {}
+        # Which paths are files on disk; indexes of one run may share it (still recording what they ask).
+        self._is_file: dict[Path, bool] = files_on_disk if files_on_disk is not None else {}
         self._resolved: dict[tuple[Path, str], Path | None] = {}
 
     # scripts ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from webmcp_lint import __version__
@@ -55,6 +55,7 @@ class _Run:
     units: list[SourceFile]
     settings: Settings
     kinds: frozenset[str]
+    files_on_disk: dict[Path, bool] = field(default_factory=dict)  # shared by the units' indexes
 
 
 _RUN: _Run | None = None
@@ -146,7 +147,7 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     """One file as its own project: every rule but the whole-project ones, findings not yet suppressed."""
     settings = run.settings
     result = LintResult()
-    index = ProjectIndex(run.sources, run.kinds)
+    index = ProjectIndex(run.sources, run.kinds, run.files_on_disk)
     build_project([source], index, settings, result)
     project = result.project
     run_checks(project, [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS],
@@ -171,7 +172,7 @@ def _page_pass(run: _Run) -> dict:
     """The page rules over every file at once (those the prefilter rejects are not parsed, as in a whole run)."""
     settings = run.settings
     result = LintResult()
-    index = ProjectIndex(run.sources, run.kinds)
+    index = ProjectIndex(run.sources, run.kinds, run.files_on_disk)
     candidates = {id(unit) for unit in run.units}
     project = result.project
     project.index = index
