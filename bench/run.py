@@ -105,9 +105,13 @@ def tool_commands(corpus: Path) -> dict[str, list[str] | None]:
     }
 
 
+class ToolFailed(RuntimeError):
+    """A measured command exited with an error: its time would measure nothing."""
+
+
 def measure(command: list[str], runs: int, env: dict[str, str] | None = None,
-            before_each=None) -> tuple[float, float, int]:
-    """Median and minimum seconds and peak RSS (KiB) over ``runs`` runs."""
+            before_each=None, cwd: Path | None = None) -> tuple[float, float, int]:
+    """Median and minimum seconds and peak RSS (KiB) over ``runs`` runs (exit 0 or 1 = findings, else failed)."""
     times = []
     peak = 0
     for _ in range(runs):
@@ -115,9 +119,11 @@ def measure(command: list[str], runs: int, env: dict[str, str] | None = None,
             before_each()
         with tempfile.NamedTemporaryFile("r") as rss:
             start = time.perf_counter()
-            subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, *command],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            completed = subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, *command],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
             times.append(time.perf_counter() - start)
+            if completed.returncode not in (0, 1):
+                raise ToolFailed(f"exit {completed.returncode}: {completed.stderr.decode(errors='replace')[-300:]}")
             try:
                 peak = max(peak, int(rss.read().strip().splitlines()[-1]))
             except (ValueError, IndexError):
@@ -149,8 +155,12 @@ def bench_corpus(name: str, corpus: Path, runs: int) -> list[tuple[str, float, f
     for label, command in tool_commands(corpus).items():
         if command is None:
             rows.append((f"{label}: not installed", float("nan"), float("nan"), 0))
-        else:
-            rows.append((label, *measure(command, runs)))
+            continue
+        try:  # from inside the corpus: ESLint only lints files under its base path
+            rows.append((label, *measure(command, runs, cwd=corpus)))
+        except ToolFailed as failure:
+            print(f"{label} failed: {failure}", file=sys.stderr)
+            rows.append((f"{label}: failed", float("nan"), float("nan"), 0))
     shutil.rmtree(cache, ignore_errors=True)
     return rows
 
@@ -164,7 +174,7 @@ def table(name: str, corpus: Path, rows, runs: int) -> str:
              "| measurement | median s | min s | peak RSS MB | × prefilter floor | × parse floor |",
              "|---|---:|---:|---:|---:|---:|"]
     for label, median, fastest, peak in rows:
-        if median != median:  # NaN: not installed
+        if median != median:  # NaN: not installed, or failed
             lines.append(f"| {label} | – | – | – | – | – |")
             continue
         lines.append(f"| {label} | {median:.3f} | {fastest:.3f} | {peak / 1024:.0f} | "
