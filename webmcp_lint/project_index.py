@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
@@ -47,6 +47,12 @@ EVERY_SOURCE = Path("<every discovered source>")
 
 
 def absolute(path: Path) -> Path:
+    return _absolute(path, None if os.path.isabs(path) else os.getcwd())
+
+
+@lru_cache(maxsize=16384)
+def _absolute(path: Path, cwd: str | None) -> Path:
+    """Memoized per working directory (``cwd`` is None for a path that is already absolute)."""
     return Path(os.path.abspath(path))
 
 
