@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
 BOMS = (
@@ -53,14 +53,16 @@ class SourceFile:
     encoding: str = "utf-8"
     data: bytes = field(init=False, repr=False)
     _line_starts: list[int] | None = field(default=None, init=False, repr=False)
+    utf8: InitVar[bytes | None] = None  # the text's UTF-8 bytes when the caller has them (no second encoding)
 
-    def __post_init__(self) -> None:
-        self.data = self.text.encode("utf-8", errors="surrogatepass")
+    def __post_init__(self, utf8: bytes | None) -> None:
+        self.data = utf8 if utf8 is not None else self.text.encode("utf-8", errors="surrogatepass")
 
     @classmethod
     def from_bytes(cls, path: Path, display_path: str, raw: bytes) -> "SourceFile":
         text, encoding = decode(raw)
-        return cls(path, display_path, text, encoding)
+        # Bytes that decoded as strict UTF-8 (no BOM) are exactly the text's encoding: keep them.
+        return cls(path, display_path, text, encoding, utf8=raw if encoding == "utf-8" else None)
 
     @property
     def line_starts(self) -> list[int]:
