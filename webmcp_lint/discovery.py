@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -39,9 +40,23 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
     """Relative to the current directory with forward slashes when under it, else absolute."""
     cwd = cwd or Path.cwd()
     try:
-        return path.resolve().relative_to(cwd.resolve()).as_posix() if path.is_absolute() else Path(os.path.normpath(path)).as_posix()
+        if not path.is_absolute():
+            return Path(os.path.normpath(path)).as_posix()
+        return _resolved_file(path).relative_to(_resolved_directory(cwd)).as_posix()
     except (ValueError, OSError):
         return path.as_posix()
+
+
+def _resolved_file(path: Path) -> Path:
+    """``path.resolve()`` with its directory resolved once per run of files, not once per file."""
+    if path.name in ("", ".", "..") or path.is_symlink():
+        return path.resolve()
+    return _resolved_directory(path.parent) / path.name
+
+
+@lru_cache(maxsize=4096)
+def _resolved_directory(directory: Path) -> Path:
+    return directory.resolve()
 
 
 class GitIgnore:
@@ -93,6 +108,7 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
     replaces ``excluded_dirs``: the config lists the defaults unless it
     overrides them.
     """
+    _resolved_directory.cache_clear()  # directories are resolved once per run: symlinks may change between runs
     if exclusion is not None:
         excluded_dirs = frozenset()
     result = Discovery()
