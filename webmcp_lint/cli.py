@@ -6,10 +6,12 @@ or internal error (one line, no traceback unless ``--verbose``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import click
 
@@ -44,6 +46,25 @@ class UsageFailure(click.ClickException):
 @click.version_option(__version__, "--version", prog_name="webmcp-lint", message="%(prog)s %(version)s")
 def main() -> None:
     """Static analysis for WebMCP tool definitions in JavaScript and TypeScript."""
+
+
+@contextlib.contextmanager
+def one_line_errors(verbose: bool) -> Iterator[None]:
+    """Exit 2 with one line for an unexpected error, never a traceback (unless --verbose)."""
+    try:
+        yield
+    except click.ClickException:
+        raise
+    except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
+        if verbose:
+            raise
+        raise UsageFailure(f"internal error: {type(error).__name__}: {error}") from None
+
+
+def require_existing_paths(result: LintResult) -> None:
+    missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
+    if missing:
+        raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
 
 
 def use_color(no_color: bool, output_file: str | None) -> bool:
@@ -163,7 +184,7 @@ def check(paths, output_format, output_file, select, extend_select, ignore, fail
         raise UsageFailure(str(error)) from None
     fail_on = fail_on or (config.fail_on.value if config.fail_on else "warning")
     fix_run = None
-    try:
+    with one_line_errors(verbose):
         if fix or show_diff:
             fix_run = _fix_run(paths, stdin_filename, settings, unsafe_fixes)
             result = fix_run.result
@@ -172,13 +193,7 @@ def check(paths, output_format, output_file, select, extend_select, ignore, fail
         else:
             result = lint_paths(paths, settings, jobs=jobs or os.cpu_count() or 1,
                                 cache_dir=None if no_cache else Path(cache_dir or DEFAULT_CACHE_DIR))
-    except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
-        if verbose:
-            raise
-        raise UsageFailure(f"internal error: {type(error).__name__}: {error}") from None
-    missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
-    if missing:
-        raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
+    require_existing_paths(result)
     if write_baseline_file:
         count = write_baseline(Path(write_baseline_file), result.diagnostics)
         click.echo(f"webmcp-lint: wrote {count} finding{'s' if count != 1 else ''} to {write_baseline_file}", err=True)
@@ -282,16 +297,10 @@ def list_tools(paths, output_format, output_file, manifest_file, fail_on_change,
         committed = load_manifest(Path(manifest_file).read_text(encoding="utf-8")) if manifest_file else None
     except (ConfigError, ManifestError, OSError, UnicodeDecodeError) as error:
         raise UsageFailure(f"{manifest_file}: {error}" if isinstance(error, ManifestError) else str(error)) from None
-    try:
+    with one_line_errors(verbose):
         result = lint_paths(paths, settings)
         manifest = build_manifest(result, linted_root(paths))
-    except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
-        if verbose:
-            raise
-        raise UsageFailure(f"internal error: {type(error).__name__}: {error}") from None
-    missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
-    if missing:
-        raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
+    require_existing_paths(result)
     for notice in result.notices:
         click.echo(f"webmcp-lint: {'error' if notice.internal_error else 'notice'}: {notice.path}: {notice.message}", err=True)
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() and not output_file else None
