@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -202,3 +203,21 @@ def test_the_page_pass_runs_only_when_a_file_imports_one_with_tools(tmp_path, mo
     assert not calls and len(set(found.values())) == 1
     found = outputs(write_project(tmp_path / "together", PROJECT), write_project(tmp_path / "two", {}), monkeypatch)
     assert calls and len(set(found.values())) == 1
+
+
+def test_cache_entries_belong_to_one_build_of_the_linter(tmp_path, monkeypatch):
+    """An edited development install must not answer from entries its old code wrote."""
+    from webmcp_lint import cache as cache_module
+
+    first = cache_module.build_fingerprint()
+    assert first.startswith(cache_module.__version__ + "-")
+    module_file = Path(cache_module.__file__)
+    status = module_file.stat()
+    try:
+        os.utime(module_file, ns=(status.st_atime_ns, status.st_mtime_ns + 1_000_000_000))
+        cache_module.build_fingerprint.cache_clear()
+        assert cache_module.build_fingerprint() != first
+    finally:
+        os.utime(module_file, ns=(status.st_atime_ns, status.st_mtime_ns))
+        cache_module.build_fingerprint.cache_clear()
+    assert cache_module.build_fingerprint() == first

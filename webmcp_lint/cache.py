@@ -1,4 +1,4 @@
-"""The on-disk cache of unit results, Ruff-style: ``.webmcp_lint_cache/<version>/``.
+"""The on-disk cache of unit results, Ruff-style: ``.webmcp_lint_cache/<version>-<build>/``.
 
 One JSON entry per key (a digest of the file's text, the settings and the
 linter version), written atomically (a temporary file, then ``os.replace``),
@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 from webmcp_lint import __version__
@@ -33,12 +34,29 @@ def digest(*parts: str) -> str:
     return hasher.hexdigest()
 
 
+@lru_cache(maxsize=1)
+def build_fingerprint() -> str:
+    """The version plus a digest of the installed package's files (names, sizes, mtimes).
+
+    A release never changes under a version number, but a development install does: without this, an
+    edited rule would keep answering from entries its old code wrote."""
+    package = Path(__file__).resolve().parent
+    stats = []
+    for path in sorted(package.rglob("*.py")):
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        stats.append(f"{path.relative_to(package).as_posix()}:{status.st_size}:{status.st_mtime_ns}")
+    return f"{__version__}-{digest(*stats)[:12]}"
+
+
 class Cache:
-    """Entries under ``root/<version>/``; ``root`` is created (with its tag files) on the first write."""
+    """Entries under ``root/<version>-<build>/``; ``root`` is created (with its tag files) on the first write."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.directory = root / __version__
+        self.directory = root / build_fingerprint()
 
     def load(self, key: str) -> dict | None:
         try:
