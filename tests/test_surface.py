@@ -74,7 +74,8 @@ def test_not_webmcp_lists_no_tools():
 
 
 @pytest.mark.parametrize(("kind", "name", "framework"), [
-    ("imperative", "place_order", None),
+    ("factory", "place_order", None),  # returned by a factory in src/tools/cart.js
+    ("imperative", "get_opening_hours", None),  # an object literal registered in place
     ("react", "book_trip", "react"),
     ("vue", "add_todo", "vue"),
     ("angular", "book_flight", "angular"),
@@ -102,8 +103,6 @@ def test_typed_definitions_never_registered_are_listed_as_typed(tmp_path):
     assert tool(manifest, "scale_recipe")["registration"] == {"registered": False, "exposed_to": [], "signal": None}
 
 
-@pytest.mark.xfail(strict=False, reason="no extractor emits SourceKind.FACTORY yet: a factory-made tool is "
-                                        "reported with the kind of its registration (imperative)")
 def test_factory_source_kind(fixtures_manifest):
     assert tool(fixtures_manifest, "add_to_cart")["source"]["kind"] == "factory"
 

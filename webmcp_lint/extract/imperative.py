@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from webmcp_lint.evaluate import JSObject, Unknown, string_value
+from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSObject, Unknown, string_value
 from webmcp_lint.extract import Extractor
 from webmcp_lint.model import (
     FileAnalysis,
@@ -65,6 +65,18 @@ def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str
             if is_global_name(binding.init, "navigator", script.scopes):
                 return "navigator"
     return None
+
+
+def _source_kind(definition: Node) -> SourceKind:
+    """FACTORY for an object a function returns (a tool factory, maybe in another module), else IMPERATIVE."""
+    child, parent = definition, definition.parent
+    while parent is not None and parent.type in TRANSPARENT_KINDS:
+        child, parent = parent, parent.parent
+    if parent is None:
+        return SourceKind.IMPERATIVE
+    returned = parent.type == "return_statement" or (
+        parent.type == "arrow_function" and parent.child_by_field_name("body") == child)
+    return SourceKind.FACTORY if returned else SourceKind.IMPERATIVE
 
 
 def is_top_level(node: Node) -> bool:
@@ -155,7 +167,8 @@ def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> Non
     unresolved_reason = None
     for value in script.evaluator.candidates(definition_node):
         if isinstance(value, JSObject) and value.node is not None:
-            analysis.tools.append(ToolDefinition(SourceKind.IMPERATIVE, script, script.source, value.node, value, registration))
+            analysis.tools.append(ToolDefinition(_source_kind(value.node), script, script.source, value.node, value,
+                                                 registration))
         elif unresolved_reason is None:
             unresolved_reason = value.reason if isinstance(value, Unknown) else type(value).__name__
     if unresolved_reason is not None:
