@@ -165,8 +165,8 @@ def test_wm503_fix_makes_a_react_hook_unconditional_with_enabled():
     assert "\n  useWebMCP({\n    name:" in text  # re-indented to the function body
 
 
-def test_wm503_fix_handles_an_if_without_braces_in_vue():
-    text = assert_fixed(VUE_CONDITIONAL, "WM503", "annotations: { readOnlyHint: true }, enabled: signedIn });",
+def test_wm503_fix_handles_an_if_without_braces_in_vue_with_a_reactive_getter():
+    text = assert_fixed(VUE_CONDITIONAL, "WM503", "annotations: { readOnlyHint: true }, enabled: () => signedIn });",
                         unsafe=True)
     assert "if (signedIn)" not in text
 

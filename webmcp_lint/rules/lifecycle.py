@@ -244,7 +244,7 @@ def webmcp_hook_outside_component(analysis: FileAnalysis) -> Iterator[Finding]:
 
 
 def _enabled_fix(call: FrameworkCall) -> Fix | None:
-    """``if (cond) { useWebMCP({...}) }`` becomes ``useWebMCP({..., enabled: cond})``."""
+    """``if (cond) { useWebMCP({...}) }`` becomes ``useWebMCP({..., enabled: cond})`` (Vue: ``() => cond``)."""
     statement = call.call.parent
     if statement is None or statement.type != "expression_statement":
         return None
@@ -264,7 +264,9 @@ def _enabled_fix(call: FrameworkCall) -> Fix | None:
     if any(text(child.child_by_field_name("key") or child) == "enabled" for child in properties):
         return None
     source = call.script.source
-    new_text = _with_enabled(source.data, statement, options, properties, text(condition))
+    # Vue reads `enabled` reactively from a ref or a getter: a plain value would be read once.
+    enabled = f"() => {text(condition)}" if call.framework == VUE else text(condition)
+    new_text = _with_enabled(source.data, statement, options, properties, enabled)
     indent = statement.start_point.column - holder.start_point.column
     new_text = "\n".join(line[indent:] if line[:indent].isspace() else line for line in new_text.split("\n"))
     return Fix("unsafe", (Edit(holder.start_byte, holder.end_byte, new_text),),
