@@ -191,18 +191,11 @@ def _missing_bound(statement: Statement, item: SchemaProperty) -> str | None:
     return " / ".join(f"`{key}`" for key in missing) if missing else None
 
 
-BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-                  "minItems", "maxItems")
-
-
 def _declared_by_some_parameter(statement: Statement, properties: list[SchemaProperty]) -> bool:
     """Every number of a stated bound is a bound some parameter's schema declares."""
-    declared = {float(value) for item in properties for value in map(item.get, BOUND_KEYWORDS)
-                if isinstance(value, (int, float)) and not isinstance(value, bool)}
-    try:
-        return bool(statement.values) and all(float(value.replace(",", "")) in declared for value in statement.values)
-    except ValueError:
-        return False
+    declared = [number for item in properties for number in item.bounds.values()]
+    return bool(statement.values) and all(any(same_value(value, str(number)) for number in declared)
+                                          for value in statement.values)
 
 
 def _names_parameters(statement: Statement, properties: list[SchemaProperty]) -> bool:
