@@ -147,7 +147,7 @@ def file_scripts(source: SourceFile, kinds: frozenset[str], index: ProjectIndex 
     ]
 
 
-class _RuleRunner:
+class RuleRunner:
     """Runs rules, turning findings into diagnostics and rule crashes into notices."""
 
     def __init__(self, settings: Settings, result: LintResult) -> None:
@@ -167,12 +167,12 @@ class _RuleRunner:
 
 
 def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
-    runner = _RuleRunner(settings, result)
+    runner = RuleRunner(settings, result)
     run_checks(project, settings.rules, runner)
     finish_diagnostics(project, settings, result, runner)
 
 
-def run_checks(project: Project, rules: Iterable[Rule], runner: _RuleRunner) -> None:
+def run_checks(project: Project, rules: Iterable[Rule], runner: RuleRunner) -> None:
     """Run ``rules`` over the project; their raw findings (nothing suppressed yet) go to the runner's result."""
     tools = list(project.tools)
     for rule in rules:
@@ -193,7 +193,7 @@ def run_checks(project: Project, rules: Iterable[Rule], runner: _RuleRunner) -> 
             runner.run(rule, "<project>", lambda: rule.check(project))
 
 
-def finish_diagnostics(project: Project, settings: Settings, result: LintResult, runner: _RuleRunner) -> None:
+def finish_diagnostics(project: Project, settings: Settings, result: LintResult, runner: RuleRunner) -> None:
     """Drop duplicates and suppressed findings, run the rules that read suppressions (WM003), sort."""
     result.diagnostics = _deduplicated(result.diagnostics)
     apply_suppressions(project, settings, result.diagnostics, runner.run)
@@ -270,11 +270,11 @@ def build_project(sources: Iterable[SourceFile], index: ProjectIndex, settings: 
         except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
             detail = traceback.format_exc() if settings.verbose else f"{type(error).__name__}: {error}"
             result.notices.append(Notice(source.display_path, f"internal error while analysing: {detail}", True))
-    _adopt_imported_scripts(project)
+    adopt_imported_scripts(project)
     assign_frameworks(project, index)
 
 
-def _adopt_imported_scripts(project: Project) -> None:
+def adopt_imported_scripts(project: Project) -> None:
     """A module parsed only because a tool was imported from it joins its file's analysis, so every rule sees it."""
     by_path = {analysis.source.display_path: analysis for analysis in project.files}
     for tool in project.tools:

@@ -30,7 +30,7 @@ from pathlib import Path
 from webmcp_lint import __version__
 from webmcp_lint.cache import Cache, digest
 from webmcp_lint.diagnostics import Diagnostic, Edit, Fix, Severity
-from webmcp_lint.engine import (LintResult, Notice, Settings, _adopt_imported_scripts, _RuleRunner, analyze_source,
+from webmcp_lint.engine import (LintResult, Notice, Settings, adopt_imported_scripts, RuleRunner, analyze_source,
                                 build_project, finish_diagnostics, run_checks, subscribed_kinds)
 from webmcp_lint.extract import may_hold_webmcp
 from webmcp_lint.frameworks import assign_frameworks
@@ -151,7 +151,7 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     build_project([source], index, settings, result)
     project = result.project
     run_checks(project, [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS],
-               _RuleRunner(settings, result))
+               RuleRunner(settings, result))
     primary = project.files[0] if project.files else FileAnalysis(source)
     mark_file_level(primary)
     return {
@@ -184,9 +184,9 @@ def _page_pass(run: _Run) -> dict:
                 project.files.append(analyze_source(source, run.kinds, index))
             except Exception:  # noqa: BLE001 - its unit reports the internal error
                 project.files.append(FileAnalysis(source))
-    _adopt_imported_scripts(project)
+    adopt_imported_scripts(project)
     assign_frameworks(project, index)
-    run_checks(project, [rule for rule in settings.rules if rule.code in PAGE_RULES], _RuleRunner(settings, result))
+    run_checks(project, [rule for rule in settings.rules if rule.code in PAGE_RULES], RuleRunner(settings, result))
     return {
         "diagnostics": [_plain_diagnostic(diagnostic) for diagnostic in result.diagnostics],
         "notices": _plain_notices(result, index),
@@ -312,7 +312,7 @@ def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result
     result.diagnostics.extend(diagnostics)
     notices = dict.fromkeys(notice for outcome in parts for notice in outcome.notices)
     internal = [Notice(path, message, True) for path, message, is_error in notices if is_error]
-    runner = _RuleRunner(settings, result)
+    runner = RuleRunner(settings, result)
     result.notices.extend(internal)
     finish_diagnostics(result.project, settings, result, runner)
     result.notices.extend(Notice(path, message) for path, message, is_error in notices if not is_error)
