@@ -27,7 +27,7 @@ from tree_sitter import Node
 from webmcp_lint.evaluate import FUNCTION_NODE_KINDS, JSFunction, JSObject, Prop, Unknown, Value, member
 from webmcp_lint.jsonc import BinaryFileError, JsonDocument, JsonError, load_json_document
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
-from webmcp_lint.scope import Binding, pattern_names, property_key
+from webmcp_lint.scope import Binding, pattern_names, specifier_names, specifier_text
 from webmcp_lint.source import SourceFile
 
 if TYPE_CHECKING:
@@ -418,14 +418,10 @@ def _collect_export_statement(statement: Node, exports: ModuleExports) -> None:
     for child in statement.named_children:
         if child.type == "export_clause":
             for specifier_node in child.named_children:
-                if specifier_node.type != "export_specifier":
+                names = specifier_names(specifier_node) if specifier_node.type == "export_specifier" else None
+                if names is None:
                     continue
-                name_node = specifier_node.child_by_field_name("name")
-                alias_node = specifier_node.child_by_field_name("alias") or name_node
-                if name_node is None or alias_node is None:
-                    continue
-                local = property_key(name_node) or name_node.text.decode()
-                exported = property_key(alias_node) or alias_node.text.decode()
+                local, exported = map(specifier_text, names)
                 if specifier is not None:
                     exports.reexports[exported] = (specifier, local)
                 else:
@@ -433,7 +429,7 @@ def _collect_export_statement(statement: Node, exports: ModuleExports) -> None:
         elif child.type == "namespace_export" and specifier is not None:
             alias = next((grand for grand in child.named_children), None)
             if alias is not None:
-                exports.reexports[property_key(alias) or alias.text.decode()] = (specifier, "*")
+                exports.reexports[specifier_text(alias)] = (specifier, "*")
     if specifier is not None and not any(child.type in ("export_clause", "namespace_export")
                                          for child in statement.named_children):
         exports.star_reexports.append(specifier)

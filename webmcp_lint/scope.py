@@ -148,6 +148,18 @@ def property_key(key: Node) -> str | None:
     return None
 
 
+def specifier_names(specifier: Node) -> tuple[Node, Node] | None:
+    """(name, alias) of an import or export specifier; without ``as``, the alias is the name."""
+    name = specifier.child_by_field_name("name")
+    alias = specifier.child_by_field_name("alias") or name
+    return None if name is None or alias is None else (name, alias)
+
+
+def specifier_text(node: Node) -> str:
+    """A specifier's name: an identifier, or a string (``export { x as "a-b" }``)."""
+    return property_key(node) or node.text.decode("utf-8", errors="replace")
+
+
 def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
     """Index every binding the walk collected."""
     index = ScopeIndex()
@@ -224,11 +236,8 @@ def _index_import(index: ScopeIndex, statement: Node) -> None:
                     index.add(program, Binding(name.text.decode(), "import", name, statement, None, (), source, "*"))
         elif child.type == "named_imports":
             for specifier in child.named_children:
-                if specifier.type != "import_specifier":
-                    continue
-                imported = specifier.child_by_field_name("name")
-                alias = specifier.child_by_field_name("alias") or imported
-                if imported is None or alias is None:
-                    continue
-                index.add(program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
-                                           property_key(imported) or imported.text.decode()))
+                names = specifier_names(specifier) if specifier.type == "import_specifier" else None
+                if names is not None:
+                    imported, alias = names
+                    index.add(program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
+                                               specifier_text(imported)))
