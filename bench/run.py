@@ -68,13 +68,20 @@ def build_npm_corpus(target: Path) -> None:
                 bundle.extractall(destination, filter="data")
 
 
-def build_webmcp_corpus(target: Path) -> None:
-    if target.exists() and any(target.iterdir()):
-        return
+def build_webmcp_corpus() -> Path:
+    """The generated corpus, in a folder named after the generator's version (a stale one is never reused)."""
     sys.path.insert(0, str(HERE))
-    from generate import generate
+    from generate import GENERATOR_VERSION, generate
 
-    generate(target)
+    target = CORPUS / f"webmcp-v{GENERATOR_VERSION}"
+    if not (target.exists() and any(target.iterdir())):
+        generate(target)
+    return target
+
+
+def compile_bytecode() -> None:
+    """Measure the linter as pip installs it, with compiled bytecode (PYTHONDONTWRITEBYTECODE would hide that)."""
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(HERE.parent / "webmcp_lint")], check=True)
 
 
 def setup_tools() -> None:
@@ -192,8 +199,8 @@ def main() -> None:
     if arguments.setup_tools:
         setup_tools()
     sections = []
-    webmcp = CORPUS / "webmcp"
-    build_webmcp_corpus(webmcp)
+    compile_bytecode()
+    webmcp = build_webmcp_corpus()
     sections.append(table("Generated WebMCP corpus", webmcp, bench_corpus("webmcp", webmcp, arguments.runs), arguments.runs))
     if not arguments.skip_npm:
         npm = CORPUS / "npm"
