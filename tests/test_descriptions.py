@@ -8,18 +8,17 @@ import pytest
 from support import lint
 
 from webmcp_lint.descriptions import (
-    allowed_value_lists,
-    bound_statements,
     consequential_action,
-    default_statements,
+    describe,
     developer_tooling,
-    mentioned_parameter_names,
-    mentioned_values,
     name_words,
     reads_like_query,
     tokenize,
-    type_statements,
 )
+
+
+def listed_values(text, values):
+    return describe(text).listed_values(values)
 
 
 def kinds(text):
@@ -58,7 +57,7 @@ def test_name_words_split_on_separators_and_case_changes():
     ("Order of the results.", ["order"], []),
 ])
 def test_parameter_names_count_only_when_written_as_names(text, names, expected):
-    assert mentioned_parameter_names(text, tokenize(text), names) == expected
+    assert describe(text).parameter_names(names) == expected
 
 
 @pytest.mark.parametrize("text", [
@@ -67,7 +66,7 @@ def test_parameter_names_count_only_when_written_as_names(text, names, expected)
     "Value of type number.", "String: the city name.",
 ])
 def test_type_words_used_as_types(text):
-    assert type_statements(tokenize(text))
+    assert describe(text).types
 
 
 @pytest.mark.parametrize("text", [
@@ -77,17 +76,17 @@ def test_type_words_used_as_types(text):
     "Object detection on the uploaded photo.",
 ])
 def test_type_words_in_plain_english(text):
-    assert not type_statements(tokenize(text))
+    assert not describe(text).types
 
 
 def test_enum_values_match_whole_words_and_spaced_identifiers():
-    assert mentioned_values("Sort newest first, or by price low to high.", ["newest", "price_low_to_high"]) == [
+    assert listed_values("Sort newest first, or by price low to high.", ["newest", "price_low_to_high"]) == [
         "newest", "price_low_to_high"]
-    assert mentioned_values("Pick a size from the menu.", ["a", "b"]) == []
-    assert mentioned_values("Pick 'a' or 'b'.", ["a", "b"]) == ["a", "b"]
-    assert mentioned_values("Relative network priority for the request", ["high", "low", "auto"]) == []
+    assert listed_values("Pick a size from the menu.", ["a", "b"]) == []
+    assert listed_values("Pick 'a' or 'b'.", ["a", "b"]) == ["a", "b"]
+    assert listed_values("Relative network priority for the request", ["high", "low", "auto"]) == []
     # Values far apart are words of a sentence, not a list of values.
-    assert mentioned_values("Lists the user's projects, including the ones shared with them by an admin.",
+    assert listed_values("Lists the user's projects, including the ones shared with them by an admin.",
                             ["user", "admin"]) == []
 
 
@@ -99,7 +98,7 @@ def test_enum_values_match_whole_words_and_spaced_identifiers():
     ("If not given, today's date is used.", "today's date"),
 ])
 def test_default_statements(text, value):
-    assert [statement.values for statement in default_statements(text, tokenize(text))] == [[value]]
+    assert [statement.values for statement in describe(text).defaults] == [[value]]
 
 
 @pytest.mark.parametrize("text", [
@@ -108,7 +107,7 @@ def test_default_statements(text, value):
     "Ignored if empty.", "Returns all results if omitted.", "Search text. If omitted, every product is listed.",
 ])
 def test_default_word_without_a_value(text):
-    assert default_statements(text, tokenize(text)) == []
+    assert describe(text).defaults == []
 
 
 @pytest.mark.parametrize(("text", "kind", "values", "unit"), [
@@ -125,7 +124,7 @@ def test_default_word_without_a_value(text):
     ("Latitude between -90 and 90.", "range", ["-90", "90"], None),
 ])
 def test_bound_statements(text, kind, values, unit):
-    statements = bound_statements(text, tokenize(text))
+    statements = describe(text).bounds
     assert [(statement.kind, statement.values, statement.unit) for statement in statements] == [(kind, values, unit)]
 
 
@@ -134,7 +133,7 @@ def test_bound_statements(text, kind, values, unit):
     "Shows up to date prices.", "Number of nights at the hotel.", "Call 555-1234 for help.",
 ])
 def test_no_bound_in_plain_english(text):
-    assert bound_statements(text, tokenize(text)) == []
+    assert describe(text).bounds == []
 
 
 @pytest.mark.parametrize(("text", "values"), [
@@ -147,7 +146,7 @@ def test_no_bound_in_plain_english(text):
     ("Mode is pickup|delivery.", ["pickup", "delivery"]),
 ])
 def test_allowed_value_lists(text, values):
-    assert [statement.values for statement in allowed_value_lists(text, tokenize(text))] == [values]
+    assert [statement.values for statement in describe(text).value_lists] == [values]
 
 
 @pytest.mark.parametrize("text", [
@@ -156,7 +155,7 @@ def test_allowed_value_lists(text, values):
     "Free-text note and/or instructions for the kitchen.",
 ])
 def test_no_allowed_values_in_plain_english_or_examples(text):
-    assert allowed_value_lists(text, tokenize(text)) == []
+    assert describe(text).value_lists == []
 
 
 @pytest.mark.parametrize(("name", "description", "action"), [

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Sequence
 
 from tree_sitter import Node
@@ -133,7 +133,92 @@ class Statement:
     unit: str | None = None
 
 
-def mentioned_parameter_names(text: str, tokens: Sequence[Token], names: list[str]) -> list[str]:
+class DescriptionFacts:
+    """What one description text states, for WM301-WM303. The statements are shared: read them, never change them.
+
+    Built once per distinct text (``describe``): several rules ask about the same description, and sites repeat
+    the same texts across tools; the questions that take schema values remember their answers per value."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = tokenize(text)
+        self.sentences = sentences(self.tokens)
+        self._parameter_names: dict[tuple[str, ...], list[str]] = {}
+        self._listed: dict[tuple[str, ...], list[str]] = {}
+        self._near_default: dict[str, bool] = {}
+
+    @cached_property
+    def types(self) -> list[Statement]:
+        """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
+        return [statement for sentence in self.sentences for statement in _sentence_types(sentence)]
+
+    @cached_property
+    def defaults(self) -> list[Statement]:
+        """"defaults to X", "default: X", "(default X)", "X by default": the stated default value."""
+        return [statement for sentence in self.sentences for statement in _sentence_defaults(self.text, sentence)]
+
+    @cached_property
+    def bounds_by_sentence(self) -> list[list[Statement]]:
+        """Numeric bounds, sentence by sentence: "between 1 and 100", "at most 50 characters", "1-100"."""
+        return [_sentence_bounds(self.text, sentence) for sentence in self.sentences]
+
+    @cached_property
+    def bounds(self) -> list[Statement]:
+        return [statement for found in self.bounds_by_sentence for statement in found]
+
+    @cached_property
+    def value_lists_by_sentence(self) -> list[list[Statement]]:
+        """Lists of allowed values, sentence by sentence: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)"."""
+        return [_sentence_value_lists(self.text, sentence) for sentence in self.sentences]
+
+    @cached_property
+    def value_lists(self) -> list[Statement]:
+        return [statement for found in self.value_lists_by_sentence for statement in found]
+
+    @cached_property
+    def bare_value_list(self) -> Statement | None:
+        """A sentence that is nothing but a short list of values ("asc or desc.", "small, medium or large"):
+        in a parameter description, that is the allowed values."""
+        for sentence in self.sentences:
+            found = _bare_value_list(self.text, sentence)
+            if found is not None:
+                return found
+        return None
+
+    @cached_property
+    def sentence_words(self) -> list[frozenset[str]]:
+        """The words of each sentence, identifiers split into their words (``sort_order`` -> sort, order)."""
+        return [frozenset(word for token in sentence if token.is_word for word in name_words(token.text))
+                for sentence in self.sentences]
+
+    def parameter_names(self, names: Sequence[str]) -> list[str]:
+        """Which of ``names`` the text writes as parameter names (see ``_mentioned_parameter_names``)."""
+        key = tuple(names)
+        if key not in self._parameter_names:
+            self._parameter_names[key] = _mentioned_parameter_names(self.tokens, key)
+        return self._parameter_names[key]
+
+    def listed_values(self, values: Sequence[str]) -> list[str]:
+        """Which of ``values`` (enum values) the text lists (see ``_mentioned_values``)."""
+        key = tuple(values)
+        if key not in self._listed:
+            self._listed[key] = _mentioned_values(self.text, self.tokens, key)
+        return self._listed[key]
+
+    def near_default_word(self, value: str) -> bool:
+        """A declared default written near the word "default": "newest first by default", "default sort: newest"."""
+        if value not in self._near_default:
+            self._near_default[value] = any(_near_default_word(sentence, value) for sentence in self.sentences)
+        return self._near_default[value]
+
+
+@lru_cache(maxsize=4096)
+def describe(text: str) -> DescriptionFacts:
+    """The facts of a description text, shared by every rule and tool that reads the same text."""
+    return DescriptionFacts(text)
+
+
+def _mentioned_parameter_names(tokens: Sequence[Token], names: Sequence[str]) -> list[str]:
     """Parameter names written as names: with ``_``/inner capital, quoted, before ``:``/``(``/``=``,
     or next to "parameter"/"field"/"input"... A short name that is also an English word is not a name
     when it is only used as a word ("Fetch the text of a URL" with a ``url`` parameter)."""
@@ -174,21 +259,19 @@ def _is_name_here(tokens: Sequence[Token], index: int, name: str) -> bool:
     return any(neighbour in words.PARAMETER_WORDS for neighbour in neighbours)
 
 
-def type_statements(tokens: Sequence[Token]) -> list[Statement]:
-    """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
+def _sentence_types(sentence: list[Token]) -> list[Statement]:
     found: list[Statement] = []
-    for sentence in sentences(tokens):
-        for index, token in enumerate(sentence):
-            type_word = _type_word(token)
-            plural = words.PLURAL_TYPE_WORDS.get(token.lower)
-            if plural and index >= 2 and sentence[index - 1].lower == "of" and sentence[index - 2].lower in ("array", "list"):
-                found.append(Statement(f"{sentence[index - 2].text} of {token.text}", [plural], plural))
-                continue
-            if type_word is None:
-                continue
-            if _is_type_use(sentence, index, type_word):
-                found.append(Statement(token.text, [type_word], type_word))
-        found.extend(_boolean_pairs(sentence))
+    for index, token in enumerate(sentence):
+        type_word = _type_word(token)
+        plural = words.PLURAL_TYPE_WORDS.get(token.lower)
+        if plural and index >= 2 and sentence[index - 1].lower == "of" and sentence[index - 2].lower in ("array", "list"):
+            found.append(Statement(f"{sentence[index - 2].text} of {token.text}", [plural], plural))
+            continue
+        if type_word is None:
+            continue
+        if _is_type_use(sentence, index, type_word):
+            found.append(Statement(token.text, [type_word], type_word))
+    found.extend(_boolean_pairs(sentence))
     return found
 
 
@@ -277,12 +360,12 @@ def _boolean_pairs(sentence: list[Token]) -> list[Statement]:
 MAX_WORDS_BETWEEN_LISTED_VALUES = 4
 
 
-def mentioned_values(text: str, values: list[str]) -> list[str]:
+def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str]) -> list[str]:
     """Which of ``values`` (enum values) the text lists: whole words (``price_low_to_high`` also as
     "price low to high") that stand close together, as a list does ("newest or oldest", "a, b and c").
     One-letter values and stop words count only when quoted."""
     lowered = text.lower()
-    quoted = {token.lower for token in tokenize(text) if token.kind in ("quoted", "code")}
+    quoted = {token.lower for token in tokens if token.kind in ("quoted", "code")}
     hits: list[tuple[int, int, str]] = []
     for value in dict.fromkeys(values):
         needle = value.lower().strip()
@@ -312,20 +395,18 @@ def mentioned_values(text: str, values: list[str]) -> list[str]:
     return best if len(best) >= 2 else []
 
 
-def default_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
-    """"defaults to X", "default: X", "(default X)", "X by default": the stated default value."""
+def _sentence_defaults(text: str, sentence: list[Token]) -> list[Statement]:
     found: list[Statement] = []
-    for sentence in sentences(tokens):
-        for index, token in enumerate(sentence):
-            if token.lower in words.DEFAULT_WORDS:
-                statement = _default_after(text, sentence, index)
-                if statement is not None:
-                    found.append(statement)
-            elif token.lower in ("if", "when") and (statement := _omission_default(text, sentence, index)) is not None:
+    for index, token in enumerate(sentence):
+        if token.lower in words.DEFAULT_WORDS:
+            statement = _default_after(text, sentence, index)
+            if statement is not None:
                 found.append(statement)
-            elif token.lower == "by" and index + 1 < len(sentence) and sentence[index + 1].lower == "default" \
-                    and index > 0 and (sentence[index - 1].is_literal or sentence[index - 1].lower in ("true", "false")):
-                found.append(Statement(_phrase(text, sentence[index - 1], sentence[index + 1]), [sentence[index - 1].text]))
+        elif token.lower in ("if", "when") and (statement := _omission_default(text, sentence, index)) is not None:
+            found.append(statement)
+        elif token.lower == "by" and index + 1 < len(sentence) and sentence[index + 1].lower == "default" \
+                and index > 0 and (sentence[index - 1].is_literal or sentence[index - 1].lower in ("true", "false")):
+            found.append(Statement(_phrase(text, sentence[index - 1], sentence[index + 1]), [sentence[index - 1].text]))
     return found
 
 
@@ -336,15 +417,11 @@ _DEFAULT_CONNECTORS = (("value", "is"), ("value", ":"), ("is",), ("to",), ("of",
 DEFAULT_WINDOW_WORDS = 4
 
 
-def value_near_default_word(text: str, value: str) -> bool:
-    """A declared default written near the word "default": "newest first by default", "default sort: newest"."""
-    for sentence in sentences(tokenize(text)):
-        spoken = [token for token in sentence if token.kind != "punct"]
-        anchors = [index for index, token in enumerate(spoken) if token.lower in words.DEFAULT_WORDS]
-        for index, token in enumerate(spoken):
-            if same_value(token.text, value) and any(abs(index - anchor) <= DEFAULT_WINDOW_WORDS for anchor in anchors):
-                return True
-    return False
+def _near_default_word(sentence: list[Token], value: str) -> bool:
+    spoken = [token for token in sentence if token.kind != "punct"]
+    anchors = [index for index, token in enumerate(spoken) if token.lower in words.DEFAULT_WORDS]
+    return any(same_value(token.text, value) and any(abs(index - anchor) <= DEFAULT_WINDOW_WORDS for anchor in anchors)
+               for index, token in enumerate(spoken))
 
 
 def _default_after(text: str, sentence: list[Token], index: int) -> Statement | None:
@@ -414,18 +491,16 @@ _BOUND_PHRASES_BY_FIRST_WORD = _by_first_word(words.BOUND_PHRASES)
 _BOUND_SUFFIXES_BY_FIRST_WORD = _by_first_word(words.BOUND_SUFFIXES)
 
 
-def bound_statements(text: str, tokens: Sequence[Token]) -> list[Statement]:
-    """Numeric bounds: "between 1 and 100", "at most 50 characters", "up to 10", "1-100", "10 or more"."""
+def _sentence_bounds(text: str, sentence: list[Token]) -> list[Statement]:
     found: list[Statement] = []
-    for sentence in sentences(tokens):
-        index = 0
-        while index < len(sentence):
-            statement, consumed = _bound_at(text, sentence, index)
-            if statement is not None:
-                found.append(statement)
-                index += max(consumed, 1)
-            else:
-                index += 1
+    index = 0
+    while index < len(sentence):
+        statement, consumed = _bound_at(text, sentence, index)
+        if statement is not None:
+            found.append(statement)
+            index += max(consumed, 1)
+        else:
+            index += 1
     return found
 
 
@@ -506,32 +581,28 @@ def _bound_at(text: str, sentence: list[Token], index: int) -> tuple[Statement |
 _LIST_SEPARATORS = frozenset({",", "/", "|", "or", "and"})
 
 
-def allowed_value_lists(text: str, tokens: Sequence[Token]) -> list[Statement]:
+def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
     """Lists of allowed values: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)", "a|b|c",
     "'x', 'y' or 'z'". Lists after "e.g."/"such as"/"like" are examples and do not count."""
     found: list[Statement] = []
-    for sentence in sentences(tokens):
-        claimed: set[int] = set()
-        for index in range(len(sentence)):
-            if index in claimed or _after_example_lead(sentence, index):
-                continue
-            statement = _listed_values(text, sentence, index)
-            if statement is not None:
-                found.append(statement)
-                claimed.update(range(index, index + 2 * len(statement.values) + 3))
+    claimed: set[int] = set()
+    for index in range(len(sentence)):
+        if index in claimed or _after_example_lead(sentence, index):
+            continue
+        statement = _listed_values(text, sentence, index)
+        if statement is not None:
+            found.append(statement)
+            claimed.update(range(index, index + 2 * len(statement.values) + 3))
     return found
 
 
-def bare_value_list(text: str, tokens: Sequence[Token]) -> Statement | None:
-    """A sentence that is nothing but a short list of values ("asc or desc.", "small, medium or large"):
-    in a parameter description, that is the allowed values."""
-    for sentence in sentences(tokens):
-        items, last = _list_items(sentence, 0)
-        joined_by_or = any(token.lower in ("or", "|", "/") for token in sentence)
-        written_as_values = all(item.is_literal or item.text == item.lower for item in items)  # not "City, region"
-        if 2 <= len(items) <= 6 and last is sentence[-1] and joined_by_or and written_as_values \
-                and not all(item.lower in ("true", "false") for item in items):
-            return Statement(_phrase(text, sentence[0], last), [item.text for item in items])
+def _bare_value_list(text: str, sentence: list[Token]) -> Statement | None:
+    items, last = _list_items(sentence, 0)
+    joined_by_or = any(token.lower in ("or", "|", "/") for token in sentence)
+    written_as_values = all(item.is_literal or item.text == item.lower for item in items)  # not "City, region"
+    if 2 <= len(items) <= 6 and last is sentence[-1] and joined_by_or and written_as_values \
+            and not all(item.lower in ("true", "false") for item in items):
+        return Statement(_phrase(text, sentence[0], last), [item.text for item in items])
     return None
 
 
@@ -654,7 +725,7 @@ BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", 
 
 @dataclass
 class SchemaProperty:
-    """One property of an inputSchema, at any depth."""
+    """One property of an inputSchema, at any depth. Its facts are read once: ten rules ask for them."""
 
     name: str
     prop: Prop  # the key/value pair in its ``properties`` object
@@ -667,32 +738,32 @@ class SchemaProperty:
         prop = self.schema.props.get(key) if self.schema is not None else None
         return prop.value_node if prop is not None else None
 
-    @property
-    def types(self) -> set[str]:
+    @cached_property
+    def types(self) -> frozenset[str]:
         value = self.get("type")
         if isinstance(value, str):
-            return {value}
+            return frozenset({value})
         if isinstance(value, JSArray):
-            return {item for item in value.values if isinstance(item, str)}
-        return set()
+            return frozenset(item for item in value.values if isinstance(item, str))
+        return frozenset()
 
-    @property
-    def enum_values(self) -> list[str]:
+    @cached_property
+    def enum_values(self) -> tuple[str, ...]:
         value = self.get("enum")
         if not isinstance(value, JSArray):
-            return []
-        return [text for text in (to_js_string(item) for item in value.values) if text is not None]
+            return ()
+        return tuple(text for text in (to_js_string(item) for item in value.values) if text is not None)
 
     def has(self, key: str) -> bool:
         return self.schema is not None and (self.schema.has(key) or self.schema.open)
 
-    @property
+    @cached_property
     def default_text(self) -> str | None:
         if self.schema is None or not self.schema.has("default"):
             return None
         return to_js_string(self.get("default"))
 
-    @property
+    @cached_property
     def bounds(self) -> dict[str, float]:
         found = {}
         for key in BOUND_KEYWORDS:
@@ -883,7 +954,7 @@ def consequential_action(name: str | None, description: str | None) -> str | Non
             noun = next((singular(part) for part in parts[1:] if singular(part) in words.CONSEQUENTIAL_NOUNS), None)
             if noun is not None:
                 return f"{first} {noun}"
-    for sentence in sentences(tokenize(description or "")):
+    for sentence in describe(description or "").sentences:
         spoken = [token.lower for token in sentence if token.is_word]
         for index, word in enumerate(spoken):
             action = _verb_at(spoken, index)
@@ -922,7 +993,7 @@ def developer_tooling(name: str | None, description: str | None) -> str | None:
     if named and named[0] in words.NAME_DEVELOPER_WORDS:
         return named[0]  # the name's action: "seed_test_orders", not "get_seed_catalog"
     texts = [named] + [[token.lower for token in sentence if token.is_word]
-                       for sentence in sentences(tokenize(description or ""))]
+                       for sentence in describe(description or "").sentences]
     for spoken in texts:
         content = [word for word in spoken if word not in words.ARTICLES and word != "of"]
         for index, word in enumerate(content):

@@ -10,25 +10,17 @@ from tree_sitter import Node
 from webmcp_lint import vocabulary as words
 from webmcp_lint.descriptions import (
     BOUND_KEYWORDS,
+    DescriptionFacts,
     SchemaProperty,
     Statement,
-    Token,
-    allowed_value_lists,
-    bare_value_list,
-    bound_statements,
-    default_statements,
+    describe,
     input_properties,
-    mentioned_parameter_names,
-    mentioned_values,
     name_words,
     partial_text,
     referenced_identifiers,
     same_value,
     singular,
-    sentences,
     tokenize,
-    type_statements,
-    value_near_default_word,
 )
 from webmcp_lint.evaluate import Prop, Unknown
 from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
@@ -54,8 +46,8 @@ class Description:
         return self.prop.value_node or self.prop.key_node
 
     @property
-    def tokens(self) -> tuple[Token, ...]:
-        return tokenize(self.text)
+    def facts(self) -> DescriptionFacts:
+        return describe(self.text)
 
 
 def _description(prop: Prop | None, tool: ToolDefinition, owner: SchemaProperty | None) -> Description | None:
@@ -119,24 +111,21 @@ def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterat
     properties = input_properties(tool)
     if description is None or not properties:
         return
-    tokens = description.tokens
-    repeats = [f"parameter name {_quote(name)}" for name in
-               mentioned_parameter_names(description.text, tokens, [item.name for item in properties])]
+    facts = description.facts
+    repeats = [f"parameter name {_quote(name)}" for name in facts.parameter_names([item.name for item in properties])]
     # "Returns true or false" describes the result; only a type word used as a type repeats the schema here.
-    repeats += [f"type {_quote(statement.phrase)}" for statement in type_statements(tokens) if statement.kind != "true/false"]
+    repeats += [f"type {_quote(statement.phrase)}" for statement in facts.types if statement.kind != "true/false"]
     for item in properties:
-        values = mentioned_values(description.text, item.enum_values)
+        values = facts.listed_values(item.enum_values)
         if len(values) >= 2:
             repeats.append(f"enum values {', '.join(map(_quote, values))} of `{item.name}`")
-    defaults = default_statements(description.text, tokens)
     for item in properties:
         declared = item.default_text
-        if declared is not None and (any(same_value(value, declared) for statement in defaults for value in statement.values)
-                                     or value_near_default_word(description.text, declared)):
+        if declared is not None and (any(same_value(value, declared) for statement in facts.defaults for value in statement.values)
+                                     or facts.near_default_word(declared)):
             repeats.append(f"default {_quote(declared)} of `{item.name}`")
-    bounds = bound_statements(description.text, tokens)
     for item in properties:
-        repeats += _repeated_bounds(bounds, item)
+        repeats += _repeated_bounds(facts.bounds, item)
     repeats += _interpolated_keywords(description, tool, properties)
     if repeats:
         yield tool.finding(description.node, f"The tool description repeats the schema ({'; '.join(dict.fromkeys(repeats))}): "
@@ -149,17 +138,17 @@ def param_description_repeats_schema(tool: ToolDefinition, project: Project) -> 
     properties = input_properties(tool)
     for description in parameter_descriptions(tool, properties):
         item = description.owner
-        tokens = description.tokens
-        repeats = [f"its type {_quote(statement.phrase)}" for statement in type_statements(tokens)]
-        values = mentioned_values(description.text, item.enum_values)
+        facts = description.facts
+        repeats = [f"its type {_quote(statement.phrase)}" for statement in facts.types]
+        values = facts.listed_values(item.enum_values)
         if len(values) >= 2:
             repeats.append(f"its enum values {', '.join(map(_quote, values))}")
         if item.default_text is not None:
-            stated = [f"its default {_quote(statement.phrase)}" for statement in default_statements(description.text, tokens)]
-            if not stated and value_near_default_word(description.text, item.default_text):
+            stated = [f"its default {_quote(statement.phrase)}" for statement in facts.defaults]
+            if not stated and facts.near_default_word(item.default_text):
                 stated = [f"its default {_quote(item.default_text)}"]
             repeats += stated
-        repeats += _repeated_bounds(bound_statements(description.text, tokens), item)
+        repeats += _repeated_bounds(facts.bounds, item)
         repeats += _interpolated_keywords(description, tool, [item])
         if repeats:
             yield tool.finding(description.node,
@@ -208,23 +197,22 @@ def _undeclared_in_parameter(description: Description, properties: list[SchemaPr
     item = description.owner
     if item.schema is None or item.schema.open or item.types == {"boolean"}:
         return []
-    tokens = description.tokens
+    facts = description.facts
     moves = []
     if not item.has("enum") and not item.has("const"):
-        lists = allowed_value_lists(description.text, tokens) or [bare_value_list(description.text, tokens)]
+        lists = facts.value_lists or [facts.bare_value_list]
         moves += [f"allowed values {_quote(statement.phrase)} belong in `enum`" for statement in lists
                   if statement is not None and not _names_parameters(statement, properties)]
     if not item.has("default"):
-        moves += [f"the default {_quote(statement.phrase)} belongs in `default`"
-                  for statement in default_statements(description.text, tokens)]
-    for statement in bound_statements(description.text, tokens):
+        moves += [f"the default {_quote(statement.phrase)} belongs in `default`" for statement in facts.defaults]
+    for statement in facts.bounds:
         missing = _missing_bound(statement, item)
         if missing:
             moves.append(f"the range {_quote(statement.phrase)} belongs in {missing}")
     return moves
 
 
-def _mentioned(sentence_words: set[str], item: SchemaProperty) -> bool:
+def _mentioned(sentence_words: frozenset[str], item: SchemaProperty) -> bool:
     return any(len(word) >= 3 and word not in words.STOP_WORDS and word in sentence_words
                for word in name_words(item.name))
 
@@ -232,21 +220,23 @@ def _mentioned(sentence_words: set[str], item: SchemaProperty) -> bool:
 def _undeclared_in_tool(description: Description, properties: list[SchemaProperty]) -> list[str]:
     """Constraints the tool description states about a parameter it mentions (a list of values or a range in a
     sentence that names no parameter describes the result), and defaults no parameter declares."""
-    text = description.text
+    facts = description.facts
     moves = []
     declared_defaults = [item.default_text for item in properties if item.default_text is not None]
-    for statement in default_statements(text, description.tokens):
+    for statement in facts.defaults:
         if not any(same_value(value, declared) for value in statement.values for declared in declared_defaults):
             moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
-    for sentence in sentences(description.tokens):
-        sentence_words = {word for token in sentence if token.is_word for word in name_words(token.text)}
+    for sentence_words, value_lists, bounds in zip(facts.sentence_words, facts.value_lists_by_sentence,
+                                                   facts.bounds_by_sentence):
+        if not value_lists and not bounds:
+            continue
         mentioned = [item for item in properties if _mentioned(sentence_words, item)]
-        for statement in allowed_value_lists(text, sentence):
+        for statement in value_lists:
             owners = [item for item in mentioned if not item.has("enum")]
-            if owners and not _names_parameters(statement, properties) and not any(len(mentioned_values(" ".join(statement.values), item.enum_values)) >= 2
-                                  for item in properties):
+            if owners and not _names_parameters(statement, properties) and not any(
+                    len(describe(" ".join(statement.values)).listed_values(item.enum_values)) >= 2 for item in properties):
                 moves.append(f"allowed values {_quote(statement.phrase)} belong in the `enum` of `{owners[0].name}`")
-        for statement in bound_statements(text, sentence):
+        for statement in bounds:
             if _declared_by_some_parameter(statement, properties):
                 continue  # the schema declares it, maybe on a parameter the sentence does not name: WM301's case
             for item in mentioned:
