@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from support import project_in
 
+from webmcp_lint import formats
 from webmcp_lint.cli import main
 from webmcp_lint.formats import available_formats
 
@@ -30,6 +33,14 @@ def project(tmp_path: Path, monkeypatch) -> Path:
 
 def test_every_format_is_registered():
     assert {"sarif", "github", "junit", "gitlab", "json-lines"} <= set(available_formats())
+
+
+def test_the_format_table_names_the_module_that_registers_each_format():
+    """render imports only FORMAT_MODULES[name], so a format missing there or listed under another module breaks."""
+    for module in pkgutil.iter_modules(formats.__path__):
+        importlib.import_module(f"{formats.__name__}.{module.name}")
+    registered_by = {name: render.__module__.rsplit(".", 1)[1] for name, render in formats.FORMATS.items()}
+    assert registered_by == formats.FORMAT_MODULES
 
 
 def test_github_workflow_command(project):

@@ -17,9 +17,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from webmcp_lint.diagnostics import Severity
 from webmcp_lint.discovery import DEFAULT_EXCLUDED_DIRS
@@ -29,10 +27,8 @@ from webmcp_lint.selection import SelectorError, expand
 from webmcp_lint.suggest import closest, did_you_mean
 from webmcp_lint.suppression import suggest_rule
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+if TYPE_CHECKING:
+    import pathspec
 
 TABLE = "webmcp-lint"
 CONFIG_NAMES = (".webmcp-lint.toml", "webmcp-lint.toml", "pyproject.toml")
@@ -94,6 +90,8 @@ class Config:
 
 
 def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
+    import pathspec  # only configs with excludes or per-file ignores match globs
+
     return _SPECS.get(patterns) or _SPECS.setdefault(patterns, pathspec.GitIgnoreSpec.from_lines(patterns))
 
 
@@ -111,6 +109,15 @@ def _relative(path: Path, root: Path) -> str:
 # --- finding and reading the file -------------------------------------------------------------------
 
 
+def _tomllib():
+    """The TOML parser, imported only when there is a file to read (most runs have none)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    return tomllib
+
+
 def find_config(start: Path) -> Path | None:
     """The closest config file from ``start`` (a file or directory) upwards."""
     start = Path(os.path.abspath(start))
@@ -124,6 +131,7 @@ def find_config(start: Path) -> Path | None:
 
 
 def _has_table(pyproject: Path) -> bool:
+    tomllib = _tomllib()
     try:
         document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -145,6 +153,7 @@ def load_config(path: Path) -> Config:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{shown}: cannot read the configuration: {getattr(error, 'strerror', None) or error}") from None
+    tomllib = _tomllib()
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -6,12 +6,13 @@ import os
 from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
-
-import pathspec
+from typing import TYPE_CHECKING, Iterator
 
 from webmcp_lint.embedded import EMBEDDING_SUFFIXES
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
+
+if TYPE_CHECKING:
+    import pathspec
 
 OWN_CACHE_DIR = ".webmcp_lint_cache"
 DEFAULT_EXCLUDED_DIRS = frozenset({
@@ -71,6 +72,8 @@ class GitIgnore:
             ignore_file = directory / ".gitignore"
             try:
                 if ignore_file.is_file():
+                    import pathspec  # only a tree with a .gitignore needs its matcher
+
                     lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
                     spec = pathspec.GitIgnoreSpec.from_lines(lines)
             except OSError:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-
 from webmcp_lint.rules import Rule, all_rules
 
 
@@ -27,6 +25,8 @@ def expand(selector: str, rules: list[Rule] | None = None) -> list[Rule]:
 
 
 def _unknown(wanted: str, rules: list[Rule]) -> str:
+    import difflib  # only a misspelling pays for it
+
     names = [rule.code for rule in rules] + [rule.slug for rule in rules]
     close = difflib.get_close_matches(wanted, names, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]}?" if close else ""

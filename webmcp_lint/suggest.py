@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable, Mapping
 
 
@@ -19,6 +18,8 @@ def closest(word: str, valid: Iterable[str], known: Mapping[str, str] | None = N
         for alias, target in known.items():
             if alias.lower() == folded:
                 return target
+    import difflib  # only a misspelling pays for it
+
     matches = difflib.get_close_matches(word, candidates, n=1, cutoff=0.7)
     return matches[0] if matches else None
 

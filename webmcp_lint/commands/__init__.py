@@ -1,1 +1,60 @@
-"""Subcommands whose work is more than running the linter (the CLI in webmcp_lint/cli.py stays thin)."""
+"""The subcommands, one module each, imported only when that command runs (see ``COMMANDS`` in cli.py).
+
+What several commands share lives here: exit codes, the one-line error and
+colour decisions. It imports nothing but click, so ``--version`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import TYPE_CHECKING, Iterator
+
+import click
+
+if TYPE_CHECKING:
+    from webmcp_lint.engine import LintResult
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageFailure(click.ClickException):
+    """A usage, config or internal error: exit 2 with one line."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file=None) -> None:
+        click.echo(f"webmcp-lint: error: {self.format_message()}", err=True)
+
+
+@contextlib.contextmanager
+def one_line_errors(verbose: bool) -> Iterator[None]:
+    """Exit 2 with one line for an unexpected error, never a traceback (unless --verbose)."""
+    try:
+        yield
+    except click.ClickException:
+        raise
+    except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
+        if verbose:
+            raise
+        raise UsageFailure(f"internal error: {type(error).__name__}: {error}") from None
+
+
+def require_existing_paths(result: LintResult) -> None:
+    missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
+    if missing:
+        raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
+
+
+def use_color(no_color: bool, output_file: str | None) -> bool:
+    if no_color or output_file or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty()
+
+
+def echo_notices(result: LintResult) -> None:
+    for notice in result.notices:
+        click.echo(f"webmcp-lint: {'error' if notice.internal_error else 'notice'}: {notice.path}: {notice.message}", err=True)

@@ -9,9 +9,19 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
-from webmcp_lint.surface import Change, compare, manifest_json
+import click
+
+from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageFailure, echo_notices, one_line_errors,
+                                  require_existing_paths, use_color)
+from webmcp_lint.config import ConfigError, RuleLayer, run_settings
+from webmcp_lint.engine import lint_paths
+from webmcp_lint.surface import (DEFAULT_FAIL_LEVEL, LEVELS, Change, ManifestError, build_manifest, compare,
+                                 linted_root, load_manifest, manifest_json)
 
 FORMATS = ("table", "json", "markdown")
 DEFAULT_WIDTH = 160  # the table's width when not printed to a terminal
@@ -208,3 +218,52 @@ class DriftReport:
 
 def drift(committed: dict, current: dict, threshold: str) -> DriftReport:
     return DriftReport(compare(committed, current), threshold)
+
+
+# --- the command ------------------------------------------------------------------------------
+
+@click.command("tools")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "output_format", default="table", show_default=True,
+              type=click.Choice(FORMATS), help="table, a JSON manifest, or a Markdown page.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the listing to a file.")
+@click.option("--against", "manifest_file", type=click.Path(exists=True, dir_okay=False),
+              help="Instead of the listing (unless -o), report drift from this committed JSON manifest, one line "
+                   "per change.")
+@click.option("--fail-on-change", type=click.Choice(LEVELS), default=DEFAULT_FAIL_LEVEL, show_default=True,
+              help="With --against: exit 1 on changes at this level or above (added > removed > exposure > any).")
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
+              help="Use this config file instead of searching for one.")
+@click.option("--isolated", is_flag=True, help="Ignore every config file.")
+@click.option("--no-color", is_flag=True, help="Plain output even on a terminal.")
+@click.option("-v", "--verbose", is_flag=True, help="Tracebacks for internal errors.")
+def list_tools(paths, output_format, output_file, manifest_file, fail_on_change, config_file, isolated, no_color,
+               verbose) -> None:
+    """List every WebMCP tool the code defines (the agent surface), or its drift from a manifest."""
+    paths = list(paths) or ["."]
+    if config_file and isolated:
+        raise UsageFailure("--config and --isolated cannot be combined")
+    try:
+        settings, _ = run_settings(paths, config_file=config_file, isolated=isolated, command_line=RuleLayer(),
+                                   verbose=verbose)
+        committed = load_manifest(Path(manifest_file).read_text(encoding="utf-8")) if manifest_file else None
+    except (ConfigError, ManifestError, OSError, UnicodeDecodeError) as error:
+        raise UsageFailure(f"{manifest_file}: {error}" if isinstance(error, ManifestError) else str(error)) from None
+    with one_line_errors(verbose):
+        result = lint_paths(paths, settings)
+        manifest = build_manifest(result, linted_root(paths))
+    require_existing_paths(result)
+    echo_notices(result)
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() and not output_file else None
+    listing = render(manifest, output_format, color=use_color(no_color, output_file), width=width)
+    if output_file:
+        Path(output_file).write_text(listing, encoding="utf-8")
+    elif committed is None:
+        click.echo(listing, nl=False)
+    if result.internal_errors:
+        sys.exit(EXIT_ERROR)
+    if committed is not None:
+        report = drift(committed, manifest, fail_on_change)
+        click.echo(report.text(manifest_file), nl=False)
+        sys.exit(EXIT_FINDINGS if report.failing else EXIT_CLEAN)
+    sys.exit(EXIT_CLEAN)

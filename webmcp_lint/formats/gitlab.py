@@ -8,14 +8,13 @@ edits elsewhere in the file and GitLab can tell new findings from old ones.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from pathlib import Path
 
 from webmcp_lint.baseline import finding_key
 from webmcp_lint.diagnostics import Diagnostic, Severity
 from webmcp_lint.engine import LintResult
-from webmcp_lint.formats import RenderOptions, output_format
+from webmcp_lint.formats import RenderOptions, indented_json, output_format
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -48,4 +47,4 @@ def render_gitlab(result: LintResult, options: RenderOptions) -> str:
         seen[key] += 1
         digest = hashlib.sha256("\0".join((*key, str(seen[key]))).encode("utf-8")).hexdigest()
         issues.append(_issue(diagnostic, digest))
-    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+    return indented_json(issues) + "\n"

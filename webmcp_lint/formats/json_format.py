@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from webmcp_lint import __version__
 from webmcp_lint.diagnostics import Diagnostic, Fix, Severity
 from webmcp_lint.engine import LintResult
-from webmcp_lint.formats import RenderOptions, output_format
+from webmcp_lint.formats import RenderOptions, indented_json, output_format
 
 
 def fix_json(diagnostic: Diagnostic, fix: Fix | None) -> dict | None:
@@ -57,4 +55,4 @@ def render_json(result: LintResult, options: RenderOptions) -> str:
         "diagnostics": [diagnostic_json(diagnostic) for diagnostic in result.diagnostics],
         "summary": summary_json(result),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return indented_json(document) + "\n"

@@ -8,7 +8,6 @@ computes it, so alerts keep their identity whoever fills it in.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from urllib.parse import quote
@@ -16,7 +15,7 @@ from urllib.parse import quote
 from webmcp_lint import __version__
 from webmcp_lint.diagnostics import Diagnostic, Edit, Severity
 from webmcp_lint.engine import LintResult
-from webmcp_lint.formats import RenderOptions, output_format
+from webmcp_lint.formats import RenderOptions, indented_json, output_format
 from webmcp_lint.pages import load_page
 from webmcp_lint.rules import Rule, all_rules
 from webmcp_lint.sarif_fingerprint import line_hashes
@@ -202,4 +201,4 @@ def sarif_document(result: LintResult, options: RenderOptions) -> dict:
 
 @output_format("sarif")
 def render_sarif(result: LintResult, options: RenderOptions) -> str:
-    return json.dumps(sarif_document(result, options), indent=2, ensure_ascii=False) + "\n"
+    return indented_json(sarif_document(result, options)) + "\n"

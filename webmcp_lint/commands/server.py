@@ -1,0 +1,14 @@
+"""``webmcp-lint server``: the language server for editors."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("server")
+@click.option("--stdio", is_flag=True, help="Accepted for editors that pass it; stdio is the only transport.")
+def language_server(stdio) -> None:
+    """Run the language server (LSP over stdin/stdout) for editors."""
+    from webmcp_lint.server import serve  # pygls loads only for the server, not for `--help`
+
+    serve()
