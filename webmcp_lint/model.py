@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 
 from tree_sitter import Node, Tree
 
@@ -53,6 +53,9 @@ EXTRA_FIELDS = {
 }
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class Script:
     """One parse tree of a file (a whole .js file, or the scripts of one language in an HTML file)."""
@@ -64,9 +67,17 @@ class Script:
     scopes: ScopeIndex
     evaluator: Evaluator
     index: "ProjectIndex | None" = None  # the run's modules, for names imported from local files
+    _derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     def of_kind(self, kind: str) -> list[Node]:
         return self.nodes.get(kind, [])
+
+    def once(self, key: Hashable, compute: Callable[[], "T"]) -> "T":
+        """A fact about this script computed at most once (extractors and rules ask the same questions)."""
+        if key in self._derived:
+            return self._derived[key]
+        value = self._derived[key] = compute()
+        return value
 
     def text(self, node: Node) -> str:
         return node.text.decode("utf-8", errors="replace")

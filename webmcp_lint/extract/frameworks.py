@@ -18,46 +18,51 @@ from webmcp_lint.extract import Extractor
 from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
 from webmcp_lint.project_index import is_relative_specifier
+from webmcp_lint.scope import Binding
 from webmcp_lint.syntax import call_arguments, text, unwrap
 
 MAX_ALIAS_STEPS = 4
 
 
-def imported_origin(node: Node | None, script: Script) -> tuple[str, str] | None:
+def imported_origin(node: Node | None, script: Script, steps: int = MAX_ALIAS_STEPS) -> tuple[str, str] | None:
     """(module, exported name) of the import ``node`` refers to, following const aliases and namespaces."""
-    for _ in range(MAX_ALIAS_STEPS):
-        node = unwrap(node)
-        if node is None:
+    node = unwrap(node)
+    if node is None or steps == 0:
+        return None
+    if node.type == "member_expression":  # namespace.useWebMCP
+        holder = unwrap(node.child_by_field_name("object"))
+        owner = imported_origin(holder, script) if holder is not None and holder.type == "identifier" else None
+        if owner is None or owner[1] != "*":
             return None
-        if node.type == "member_expression":  # namespace.useWebMCP
-            holder = unwrap(node.child_by_field_name("object"))
-            owner = imported_origin(holder, script) if holder is not None and holder.type == "identifier" else None
-            if owner is None or owner[1] != "*":
-                return None
-            return owner[0], text(node.child_by_field_name("property"))
-        if node.type != "identifier":
+        return owner[0], text(node.child_by_field_name("property"))
+    if node.type != "identifier":
+        return None
+    binding = script.scopes.resolve(node)
+    if binding is None:
+        return None
+    # Every call through one name asks the same question: answer it once per binding.
+    return script.once(("imported_origin", binding.name_node.id, steps),
+                       lambda: _binding_origin(binding, script, steps))
+
+
+def _binding_origin(binding: Binding, script: Script, steps: int) -> tuple[str, str] | None:
+    if binding.kind == "import":
+        module, name = binding.import_source or "", binding.imported_name or "default"
+        if is_relative_specifier(module) and script.index is not None:
+            return script.index.package_origin(script, module, name) or (module, name)
+        return module, name
+    if binding.kind not in ("const", "let", "var") or binding.init is None:
+        return None
+    init = unwrap(binding.init)
+    if init is not None and init.type == "call_expression" and text(init.child_by_field_name("function")) == "require":
+        arguments = call_arguments(init)
+        module = text(arguments[0])[1:-1] if arguments and arguments[0].type == "string" else None
+        if module is None or len(binding.path) > 1:
             return None
-        binding = script.scopes.resolve(node)
-        if binding is None:
-            return None
-        if binding.kind == "import":
-            module, name = binding.import_source or "", binding.imported_name or "default"
-            if is_relative_specifier(module) and script.index is not None:
-                return script.index.package_origin(script, module, name) or (module, name)
-            return module, name
-        if binding.kind not in ("const", "let", "var") or binding.init is None:
-            return None
-        init = unwrap(binding.init)
-        if init is not None and init.type == "call_expression" and text(init.child_by_field_name("function")) == "require":
-            arguments = call_arguments(init)
-            module = text(arguments[0])[1:-1] if arguments and arguments[0].type == "string" else None
-            if module is None or len(binding.path) > 1:
-                return None
-            return (module, str(binding.path[0])) if binding.path else (module, "*")
-        if binding.path:
-            return None
-        node = init
-    return None
+        return (module, str(binding.path[0])) if binding.path else (module, "*")
+    if binding.path:
+        return None
+    return imported_origin(init, script, steps - 1)
 
 
 def integration_of(call: Node, script: Script) -> tuple[Integration, str] | None:
