@@ -48,16 +48,44 @@ class Binding:
 class ScopeIndex:
     bindings: dict[tuple[int, str], Binding] = field(default_factory=dict)
     by_name: dict[str, list[Binding]] = field(default_factory=dict)
+    # Per name, the scopes that bind it: (start byte, end byte, scope node, binding).
+    scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = field(default_factory=dict)
 
     def add(self, scope: Node, binding: Binding) -> None:
-        self.bindings.setdefault((scope.id, binding.name), binding)
+        if (scope.id, binding.name) not in self.bindings:
+            self.bindings[(scope.id, binding.name)] = binding
+            self.scopes_by_name.setdefault(binding.name, []).append((scope.start_byte, scope.end_byte, scope, binding))
         self.by_name.setdefault(binding.name, []).append(binding)
 
     def resolve(self, identifier: Node) -> Binding | None:
-        """The binding ``identifier`` refers to, or None for a global or unknown name."""
+        """The binding ``identifier`` refers to, or None for a global or unknown name.
+
+        The innermost scope binding the name whose byte range holds the
+        identifier: tree-sitter finds a node's parent by walking down from the
+        root, so climbing ancestors one ``.parent`` at a time costs the square
+        of the depth. The climb remains for what ranges cannot settle.
+        """
         name = identifier.text.decode("utf-8", errors="replace")
-        if name not in self.by_name:
+        entries = self.scopes_by_name.get(name)
+        if entries is None:
             return None
+        start, end = identifier.start_byte, identifier.end_byte
+        if start == end or identifier.child_count:
+            return self._climb(identifier, name)
+        best = None
+        for entry in entries:
+            if entry[0] <= start and end <= entry[1] and (
+                    best is None or entry[0] > best[0] or (entry[0] == best[0] and entry[1] < best[1])):
+                best = entry
+            elif best is not None and entry[0] == best[0] and entry[1] == best[1] and entry[0] <= start <= entry[1]:
+                return self._climb(identifier, name)  # two scopes with one range: only the tree can tell
+        if best is None:
+            return None
+        if best[2].descendant_for_byte_range(start, end) != identifier:  # compares trees too
+            return self._climb(identifier, name)  # a node of another tree
+        return best[3]
+
+    def _climb(self, identifier: Node, name: str) -> Binding | None:
         node = identifier.parent
         while node is not None:
             binding = self.bindings.get((node.id, name))

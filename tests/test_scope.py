@@ -1,0 +1,61 @@
+"""Name resolution: the byte-range lookup must agree with climbing the tree, scope by scope."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from webmcp_lint.engine import build_script
+from webmcp_lint.scope import BINDING_KINDS
+from webmcp_lint.source import SourceFile
+
+SHADOWING = """
+import { tool as imported } from "./tools.js";
+var hoisted = 1;
+const tool = imported;
+function outer(tool, { signal }) {
+  const inner = () => tool + hoisted;
+  for (const tool of [1, 2]) { use(tool, signal); }
+  try { risky(tool); } catch (tool) { report(tool); }
+  { let tool = 3; use(tool); }
+  function hoisted() { var tool = 4; return tool; }
+  return inner(tool, undefinedGlobal);
+}
+class Tool { method(tool) { return (tool) => tool; } static make() { return Tool; } }
+x => x;
+for (var i in tool) { i; }
+"""
+
+
+def script_of(code: str, language: str = "javascript"):
+    source = SourceFile(Path("t.js"), "t.js", code)
+    return build_script(source, language, BINDING_KINDS | {"identifier"})
+
+
+@pytest.mark.parametrize("code", [SHADOWING, "const a = 1; { const a = 2; a; } a;", "let x = (y) => y ? x : y;"])
+def test_range_lookup_agrees_with_the_climb_for_every_identifier(code):
+    script = script_of(code)
+    identifiers = script.of_kind("identifier")
+    assert len(identifiers) > 3
+    for identifier in identifiers:
+        name = script.text(identifier)
+        assert script.scopes.resolve(identifier) is script.scopes._climb(identifier, name), identifier.start_point
+
+
+def test_innermost_binding_wins_and_globals_stay_unresolved():
+    script = script_of(SHADOWING)
+    by_position = {(node.start_point.row, node.start_point.column): node for node in script.of_kind("identifier")}
+    report_argument = by_position[(7, 45)]  # report(tool) inside catch (tool)
+    assert script.text(report_argument) == "tool"
+    assert script.scopes.resolve(report_argument).kind == "catch"
+    loop_use = by_position[(6, 35)]  # use(tool, ...) in for (const tool of ...)
+    assert script.scopes.resolve(loop_use).kind == "const"
+    assert script.scopes.resolve(by_position[(10, 21)]) is None  # undefinedGlobal
+
+
+def test_a_node_of_another_tree_never_resolves_to_this_trees_binding():
+    first, second = script_of("function f(a) { return a; }"), script_of("function g(a) { return a; }")
+    foreign = second.of_kind("identifier")[-1]
+    assert second.scopes.resolve(foreign) is not None
+    assert first.scopes.resolve(foreign) is None
