@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Iterator, Mapping
 
 from tree_sitter import Node
 
@@ -80,11 +80,23 @@ class ModuleExports:
         return list(dict.fromkeys([*self.locals, *self.values, *self.reexports]))
 
 
+@dataclass
+class FileFacts:
+    """What a run learns about the file system, shared by the indexes of its units.
+
+    ``lookups`` holds each search's answer with every path it checked, so an
+    index answering from it still records those paths in its ``looked_at``.
+    """
+
+    on_disk: dict[Path, bool] = field(default_factory=dict)
+    lookups: dict[Hashable, tuple[Path | None, tuple[tuple[Path, bool], ...]]] = field(default_factory=dict)
+
+
 class ProjectIndex:
     """Modules, their exports and the JSON configuration files of one run."""
 
     def __init__(self, sources: Iterable[SourceFile] | Mapping[Path, SourceFile], kinds: frozenset[str],
-                 files_on_disk: dict[Path, bool] | None = None) -> None:
+                 facts: FileFacts | None = None) -> None:
         self.kinds = kinds
         # Every file the analysis looked at, with what it found: the text's digest, PRESENT or ABSENT.
         # A cached result stays valid only while all of these still hold.
@@ -98,9 +110,8 @@ class ProjectIndex:
         self._exports: dict[int, ModuleExports] = {}
         self._resolving: list[tuple[Path, str]] = []
         self._json: dict[Path, JsonDocument | None] = {}
-        # Which paths are files on disk; indexes of one run may share it (still recording what they ask).
-        self._is_file: dict[Path, bool] = files_on_disk if files_on_disk is not None else {}
-        self._resolved: dict[tuple[Path, str], Path | None] = {}
+        # Indexes of one run may share what they learn of the disk (each still records what it asks).
+        self.facts = facts if facts is not None else FileFacts()
 
     # scripts ----------------------------------------------------------------------------
     def attach(self, script: Script, whole_file: bool = True) -> None:
@@ -148,25 +159,43 @@ class ProjectIndex:
         return found
 
     def on_disk(self, path: Path) -> bool:
-        known = self._is_file.get(path)
+        known = self._on_disk(path)
+        self.looked_at.setdefault(path, PRESENT if known else ABSENT)
+        return known
+
+    def _on_disk(self, path: Path) -> bool:
+        known = self.facts.on_disk.get(path)
         if known is None:
             try:
                 known = path.is_file()
             except OSError:
                 known = False
-            self._is_file[path] = known
-        self.looked_at.setdefault(path, PRESENT if known else ABSENT)
+            self.facts.on_disk[path] = known
         return known
+
+    def first_file(self, key: Hashable, candidates: Callable[[], Iterable[Path]]) -> Path | None:
+        """The first of ``candidates`` that is a file (searched once per run under ``key``), recording each checked."""
+        known = self.facts.lookups.get(key)
+        if known is None:
+            checked = []
+            found = None
+            for candidate in candidates():
+                present = candidate in self.sources or self._on_disk(candidate)
+                checked.append((candidate, present))
+                if present:
+                    found = candidate
+                    break
+            known = self.facts.lookups[key] = (found, tuple(checked))
+        for path, present in known[1]:
+            self.looked_at.setdefault(path, PRESENT if present else ABSENT)
+        return known[0]
 
     def resolve_specifier(self, importer: Path, specifier: str) -> Path | None:
         """The file a relative import names, or None (not relative, or no such file); once per directory."""
         if not is_relative_specifier(specifier):
             return None
-        key = (absolute(importer).parent, specifier)
-        if key not in self._resolved:
-            self._resolved[key] = next((candidate for candidate in _module_candidates(*key)
-                                        if self.is_file(candidate)), None)
-        return self._resolved[key]
+        directory = absolute(importer).parent
+        return self.first_file(("module", directory, specifier), lambda: _module_candidates(directory, specifier))
 
     def imported_files(self, scripts: Iterable[Script], importer: Path) -> list[Path]:
         """The files the import statements of ``scripts`` (of the file at ``importer``) name, where they exist."""
@@ -332,11 +361,8 @@ class ProjectIndex:
         directory = absolute(start)
         if not directory.is_dir():
             directory = directory.parent
-        for candidate in (directory, *directory.parents):
-            path = candidate / filename
-            if self.is_file(path):
-                return path
-        return None
+        return self.first_file(("nearest", directory, filename),
+                               lambda: (candidate / filename for candidate in (directory, *directory.parents)))
 
     def nearest_package_json(self, file: Path) -> JsonDocument | None:
         """The package.json that governs ``file``; an invalid one still governs (and gave a notice)."""

@@ -35,8 +35,8 @@ from webmcp_lint.engine import (LintResult, Notice, Settings, adopt_imported_scr
 from webmcp_lint.extract import may_hold_webmcp
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.model import FileAnalysis, Project
-from webmcp_lint.project_index import (ABSENT, EVERY_SOURCE, PRESENT, ProjectIndex, absolute, file_digest,
-                                       text_digest)
+from webmcp_lint.project_index import (ABSENT, EVERY_SOURCE, PRESENT, FileFacts, ProjectIndex, absolute,
+                                       file_digest, text_digest)
 from webmcp_lint.source import BinaryFileError, SourceFile
 from webmcp_lint.suppression import AFTER_SUPPRESSIONS, Directive, Selector, mark_file_level
 
@@ -55,7 +55,7 @@ class _Run:
     units: list[SourceFile]
     settings: Settings
     kinds: frozenset[str]
-    files_on_disk: dict[Path, bool] = field(default_factory=dict)  # shared by the units' indexes
+    facts: FileFacts = field(default_factory=FileFacts)  # shared by the units' indexes
 
 
 _RUN: _Run | None = None
@@ -147,7 +147,7 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     """One file as its own project: every rule but the whole-project ones, findings not yet suppressed."""
     settings = run.settings
     result = LintResult()
-    index = ProjectIndex(run.sources, run.kinds, run.files_on_disk)
+    index = ProjectIndex(run.sources, run.kinds, run.facts)
     build_project([source], index, settings, result)
     project = result.project
     run_checks(project, [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS],
@@ -172,7 +172,7 @@ def _page_pass(run: _Run) -> dict:
     """The page rules over every file at once (those the prefilter rejects are not parsed, as in a whole run)."""
     settings = run.settings
     result = LintResult()
-    index = ProjectIndex(run.sources, run.kinds, run.files_on_disk)
+    index = ProjectIndex(run.sources, run.kinds, run.facts)
     candidates = {id(unit) for unit in run.units}
     project = result.project
     project.index = index
