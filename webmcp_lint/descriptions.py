@@ -17,7 +17,6 @@ repeats) and WM303 (the prose states a constraint the schema lacks).
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Sequence
@@ -27,6 +26,7 @@ from tree_sitter import Node
 from webmcp_lint import vocabulary as words
 from webmcp_lint.evaluate import JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
 from webmcp_lint.model import ToolDefinition
+from webmcp_lint.memo import PerObject
 from webmcp_lint.schema import walk_schema
 from webmcp_lint.syntax import Worklist
 
@@ -205,10 +205,15 @@ class DescriptionFacts:
             self._listed[key] = _mentioned_values(self.text, self.tokens, key)
         return self._listed[key]
 
+    @cached_property
+    def default_neighbours(self) -> list[str]:
+        """The words within DEFAULT_WINDOW_WORDS of the word "default" in the same sentence."""
+        return [text for sentence in self.sentences for text in _default_neighbours(sentence)]
+
     def near_default_word(self, value: str) -> bool:
         """A declared default written near the word "default": "newest first by default", "default sort: newest"."""
         if value not in self._near_default:
-            self._near_default[value] = any(_near_default_word(sentence, value) for sentence in self.sentences)
+            self._near_default[value] = any(same_value(text, value) for text in self.default_neighbours)
         return self._near_default[value]
 
 
@@ -364,6 +369,8 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     """Which of ``values`` (enum values) the text lists: whole words (``price_low_to_high`` also as
     "price low to high") that stand close together, as a list does ("newest or oldest", "a, b and c").
     One-letter values and stop words count only when quoted."""
+    if len(values) < 2:
+        return []  # a list needs two values
     lowered = text.lower()
     quoted = {token.lower for token in tokens if token.kind in ("quoted", "code")}
     hits: list[tuple[int, int, str]] = []
@@ -417,11 +424,11 @@ _DEFAULT_CONNECTORS = (("value", "is"), ("value", ":"), ("is",), ("to",), ("of",
 DEFAULT_WINDOW_WORDS = 4
 
 
-def _near_default_word(sentence: list[Token], value: str) -> bool:
+def _default_neighbours(sentence: list[Token]) -> list[str]:
     spoken = [token for token in sentence if token.kind != "punct"]
     anchors = [index for index, token in enumerate(spoken) if token.lower in words.DEFAULT_WORDS]
-    return any(same_value(token.text, value) and any(abs(index - anchor) <= DEFAULT_WINDOW_WORDS for anchor in anchors)
-               for index, token in enumerate(spoken))
+    return [token.text for index, token in enumerate(spoken)
+            if any(abs(index - anchor) <= DEFAULT_WINDOW_WORDS for anchor in anchors)]
 
 
 def _default_after(text: str, sentence: list[Token], index: int) -> Statement | None:
@@ -489,6 +496,7 @@ def _by_first_word(phrases: dict[tuple[str, ...], str]) -> dict[str, list[tuple[
 
 _BOUND_PHRASES_BY_FIRST_WORD = _by_first_word(words.BOUND_PHRASES)
 _BOUND_SUFFIXES_BY_FIRST_WORD = _by_first_word(words.BOUND_SUFFIXES)
+_LEADS_BY_FIRST_WORD = _by_first_word(words.ALLOWED_VALUE_LEADS)
 
 
 def _sentence_bounds(text: str, sentence: list[Token]) -> list[Statement]:
@@ -626,7 +634,7 @@ ListMatch = tuple[Token, list[Token], Token]
 
 def _announced_list(sentence: Sequence[Token], index: int) -> ListMatch | None:
     """"one of small, medium", "allowed values: a, b", "either 'x' or 'y'" (vocabulary.ALLOWED_VALUE_LEADS)."""
-    for lead, strength in words.ALLOWED_VALUE_LEADS.items():
+    for lead, strength in _LEADS_BY_FIRST_WORD.get(sentence[index].lower, ()):
         if not _follows(sentence, index, lead):
             continue
         position = index + len(lead)
@@ -723,13 +731,33 @@ BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", 
                   "minItems", "maxItems")
 
 
-@dataclass
 class SchemaProperty:
-    """One property of an inputSchema, at any depth. Its facts are read once: ten rules ask for them."""
+    """One property of an inputSchema, at any depth. Its facts are read once, when the schema is walked:
+    about ten rules ask for them."""
 
-    name: str
-    prop: Prop  # the key/value pair in its ``properties`` object
-    schema: JSObject | None  # None when the property's schema is not a static object
+    __slots__ = ("name", "prop", "schema", "types", "enum_values", "default_text", "bounds", "description")
+
+    def __init__(self, name: str, prop: Prop, schema: JSObject | None) -> None:
+        self.name = name
+        self.prop = prop  # the key/value pair in its ``properties`` object
+        self.schema = schema  # None when the property's schema is not a static object
+        keywords = schema.props if schema is not None else {}
+        declared = keywords["type"].value if "type" in keywords else None
+        if isinstance(declared, str):
+            self.types: frozenset[str] = frozenset({declared})
+        elif isinstance(declared, JSArray):
+            self.types = frozenset(item for item in declared.values if isinstance(item, str))
+        else:
+            self.types = frozenset()
+        enum = keywords["enum"].value if "enum" in keywords else None
+        self.enum_values: tuple[str, ...] = tuple(
+            text for text in (to_js_string(item) for item in enum.values) if text is not None) \
+            if isinstance(enum, JSArray) else ()
+        self.default_text: str | None = to_js_string(keywords["default"].value) if "default" in keywords else None
+        self.bounds: dict[str, float] = {
+            key: float(keywords[key].value) for key in BOUND_KEYWORDS
+            if key in keywords and isinstance(keywords[key].value, (int, float)) and not isinstance(keywords[key].value, bool)}
+        self.description: Prop | None = keywords.get("description")
 
     def get(self, key: str) -> Value:
         return self.schema.get(key) if self.schema is not None else None
@@ -738,64 +766,17 @@ class SchemaProperty:
         prop = self.schema.props.get(key) if self.schema is not None else None
         return prop.value_node if prop is not None else None
 
-    @cached_property
-    def types(self) -> frozenset[str]:
-        value = self.get("type")
-        if isinstance(value, str):
-            return frozenset({value})
-        if isinstance(value, JSArray):
-            return frozenset(item for item in value.values if isinstance(item, str))
-        return frozenset()
-
-    @cached_property
-    def enum_values(self) -> tuple[str, ...]:
-        value = self.get("enum")
-        if not isinstance(value, JSArray):
-            return ()
-        return tuple(text for text in (to_js_string(item) for item in value.values) if text is not None)
-
     def has(self, key: str) -> bool:
         return self.schema is not None and (self.schema.has(key) or self.schema.open)
-
-    @cached_property
-    def default_text(self) -> str | None:
-        if self.schema is None or not self.schema.has("default"):
-            return None
-        return to_js_string(self.get("default"))
-
-    @cached_property
-    def bounds(self) -> dict[str, float]:
-        found = {}
-        for key in BOUND_KEYWORDS:
-            value = self.get(key)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                found[key] = float(value)
-        return found
-
-    @property
-    def description(self) -> Prop | None:
-        return self.schema.props.get("description") if self.schema is not None else None
 
 
 def schema_properties(schema: Value) -> list[SchemaProperty]:
     """Every property of a schema at any depth (nested objects, array items, ``anyOf`` branches...), in
-    source order; a property whose own schema is not static still counts, by its name.
-
-    Walked once per schema object: about ten rules ask for each tool's parameters.
-    """
-    if not isinstance(schema, JSObject):
-        return []
-    cached = _PROPERTIES.get(id(schema))
-    if cached is None or cached[0]() is not schema:
-        cached = _PROPERTIES[id(schema)] = (weakref.ref(schema), _walk_properties(schema))
-        weakref.finalize(schema, _PROPERTIES.pop, id(schema), None)
-    return list(cached[1])
+    source order; a property whose own schema is not static still counts, by its name."""
+    return list(_properties(schema)) if isinstance(schema, JSObject) else []
 
 
-_PROPERTIES: dict[int, tuple[weakref.ref, list[SchemaProperty]]] = {}
-
-
-def _walk_properties(schema: JSObject) -> list[SchemaProperty]:
+def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:
     found: list[SchemaProperty] = []
     for entry in walk_schema(schema):
         properties = entry.schema.get("properties")
@@ -803,7 +784,10 @@ def _walk_properties(schema: JSObject) -> list[SchemaProperty]:
             found.extend(SchemaProperty(name, prop, prop.value if isinstance(prop.value, JSObject) else None)
                          for name, prop in properties.props.items())
     found.sort(key=lambda item: item.prop.key_node.start_byte if item.prop.key_node is not None else 0)
-    return found
+    return tuple(found)
+
+
+_properties = PerObject(_walk_properties)  # about ten rules ask for each tool's parameters
 
 
 def input_properties(tool: ToolDefinition) -> list[SchemaProperty]:
@@ -828,7 +812,7 @@ MAX_REFERENCE_STEPS = 200
 def referenced_identifiers(node: Node | None, tool: ToolDefinition) -> set[str]:
     """Identifier names a description expression uses, following ``const`` names it refers to."""
     names: set[str] = set()
-    if node is None or tool.script is None:
+    if node is None or node.type == "string" or tool.script is None:  # a string literal names nothing
         return names
     scopes = tool.script.scopes
     work = Worklist(node, MAX_REFERENCE_STEPS)

@@ -13,6 +13,7 @@ import re
 from tree_sitter import Node
 
 from webmcp_lint.execute import ExecuteModel, Fetch, dotted_name, root_identifier, strip_global
+from webmcp_lint.memo import PerObject
 from webmcp_lint.scope import FUNCTION_KINDS, pattern_names
 from webmcp_lint.syntax import call_arguments, mentions_names, text, unwrap
 
@@ -70,13 +71,20 @@ def _template_head(node: Node) -> tuple[str, Node | None]:
 
 
 def returns_untrusted_content(model: ExecuteModel) -> Fetch | None:
-    """The request whose foreign content execute returns, if any."""
+    """The request whose foreign content execute returns, if any (decided once per model: WM605 and WM612 ask)."""
+    return _untrusted_fetch(model)
+
+
+def _returned_foreign_fetch(model: ExecuteModel) -> Fetch | None:
     for fetch in model.fetches:
         if fetch.api == "new Request" or url_source(fetch.url, model) not in ("input", "other"):
             continue
         if _body_returned(fetch, model):
             return fetch
     return None
+
+
+_untrusted_fetch = PerObject(_returned_foreign_fetch)
 
 
 def _expression_around(call: Node) -> Node:

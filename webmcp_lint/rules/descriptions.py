@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from tree_sitter import Node
@@ -265,8 +266,16 @@ def _content_words(spoken) -> list[str]:
     return [singular(word) for word in spoken if word not in words.ARTICLES]
 
 
-def _plain_words(text: str) -> list[str]:
-    return [word for token in tokenize(text) if token.is_word for word in name_words(token.text)]
+@lru_cache(maxsize=4096)
+def _word_count(text: str) -> int:
+    """Tokens that are not punctuation; remembered per text, since tools repeat descriptions."""
+    return sum(1 for token in tokenize(text) if token.kind != "punct")
+
+
+@lru_cache(maxsize=4096)
+def _text_content_words(text: str) -> list[str]:
+    """The content words of a text (see ``_content_words``); remembered per text, since tools repeat descriptions."""
+    return _content_words(word for token in tokenize(text) if token.is_word for word in name_words(token.text))
 
 
 @rule("WM304", "uninformative-description", "info", on=TOOLS)
@@ -274,13 +283,13 @@ def uninformative_description(tool: ToolDefinition, project: Project) -> Iterato
     description = tool_description(tool, static_only=True)
     if description is None or not description.text.strip():
         return
-    if sum(1 for token in tokenize(description.text) if token.kind != "punct") < words.MIN_DESCRIPTION_WORDS:
+    if _word_count(description.text) < words.MIN_DESCRIPTION_WORDS:
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} has fewer than "
                                              f"{words.MIN_DESCRIPTION_WORDS} words: say what the tool does and when "
                                              "to use it.")
         return
     name = tool.name
-    if name and _content_words(_plain_words(description.text)) == _content_words(name_words(name)):
+    if name and _text_content_words(description.text) == _content_words(name_words(name)):
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} only restates the "
                                              f"name {_quote(name)}: say what the tool does and when to use it.")
 

@@ -405,8 +405,7 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]
 
 def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
     callee = unwrap(call.child_by_field_name("function"))
-    arguments = call_arguments(call)
-    if callee is None or not arguments:
+    if callee is None:
         return
     if callee.type == "identifier":
         on_window = text(callee) == "addEventListener" and script.scopes.is_global(callee)
@@ -416,6 +415,9 @@ def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
         on_model_context = model_context_kind(receiver, script) is not None
         on_window = not on_model_context and _is_window(receiver, script)
     else:
+        return
+    arguments = call_arguments(call) if on_model_context or on_window else []
+    if not arguments:
         return
     event = script.evaluator.value(arguments[0])
     if not isinstance(event, str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -223,7 +224,9 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
         if node is None:
             continue
         values = [prop.key] if is_key else [_known_text(tool, prop) or ""]
-        values.append(node.text.decode("utf-8", errors="replace"))
+        written = node.text
+        if not written.isascii():  # every hidden character is outside ASCII
+            values.append(written.decode("utf-8", errors="replace"))
         found = list(dict.fromkeys(name for value in values for name in hidden_characters(value)))
         if found:
             yield tool.finding(node, f"The {what} contains {', '.join(found)}, invisible to a reviewer but read by "
@@ -233,8 +236,11 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
 AGENT_INSTRUCTIONS = tuple(re.compile(pattern) for pattern in words.AGENT_INSTRUCTION_PATTERNS)
 
 
+@lru_cache(maxsize=4096)
 def agent_instruction(text: str) -> str | None:
-    """The phrase that addresses the agent with instructions beyond when to use the tool, if any."""
+    """The phrase that addresses the agent with instructions beyond when to use the tool, if any.
+
+    Remembered per text: tools repeat descriptions, and each one is matched against many patterns."""
     lowered = re.sub(r"\s+", " ", text.lower().replace("\u2019", "'"))
     for pattern in AGENT_INSTRUCTIONS:
         match = pattern.search(lowered)
@@ -290,12 +296,24 @@ def _secret_in(sequence: list[str], *, in_name: bool) -> str | None:
 
 def sensitive_parameter(item: SchemaProperty) -> str | None:
     """The secret a property's name or description asks for ("password", "card number"), if any."""
-    found = _secret_in(name_words(item.name), in_name=True)
+    found = _secret_in_name(item.name)
     if found is not None:
         return found
     description = item.description.value if item.description is not None else None
     if not isinstance(description, str) or item.types == {"boolean"}:
         return None
+    return _secret_in_description(description)
+
+
+@lru_cache(maxsize=4096)
+def _secret_in_name(name: str) -> str | None:
+    """Remembered per name: tools repeat parameter names."""
+    return _secret_in(name_words(name), in_name=True)
+
+
+@lru_cache(maxsize=4096)
+def _secret_in_description(description: str) -> str | None:
+    """Remembered per text: tools repeat parameter descriptions."""
     tokens = tokenize(description)
     spelled = next((token.text for token in tokens if token.text in words.CASE_SENSITIVE_SENSITIVE_WORDS), None)
     if spelled is not None:
@@ -371,8 +389,8 @@ def dynamic_description(tool: ToolDefinition, project: Project) -> Iterator[Find
 MAX_PAGE_MODULES = 500
 
 
-def pages(project: Project) -> list[list[ToolDefinition]]:
-    """The tools of each page: a file's own tools plus those of the modules it imports (transitively)."""
+def pages(project: Project) -> list[dict[tuple[str, int, int], ToolDefinition]]:
+    """The tools of each page by identity: a file's own tools plus those of the modules it imports (transitively)."""
     by_path = {absolute(analysis.source.path): analysis for analysis in project.files}
     tool_stems = {analysis.source.path.stem.encode() for analysis in project.files if analysis.tools}
     imported: dict[int, list[FileAnalysis]] = {
@@ -391,7 +409,7 @@ def pages(project: Project) -> list[list[ToolDefinition]]:
                 tools.setdefault(tool.identity, tool)
             stack.extend(imported[id(module)])
         if tools:
-            found.append(list(tools.values()))
+            found.append(tools)
     return found
 
 
@@ -424,14 +442,24 @@ def returns_untrusted(tool: ToolDefinition, project: Project) -> bool:
 @rule("WM612", "untrusted-content-beside-actions", "warning", on=PROJECT)
 def untrusted_content_beside_actions(project: Project) -> Iterator[Finding]:
     beside: dict[tuple[str, int, int], tuple[ToolDefinition, dict[str, None]]] = {}
+    # A tool is on many pages (every page that imports its module): decide each fact once per tool.
+    consequential_tools: dict[int, bool] = {}
+    untrusted_tools: dict[int, bool] = {}
     for tools in pages(project):
-        consequential = [tool for tool in tools if is_consequential(tool)]
+        for tool in tools.values():
+            if id(tool) not in consequential_tools:
+                consequential_tools[id(tool)] = is_consequential(tool)
+        consequential = [(identity, tool) for identity, tool in tools.items() if consequential_tools[id(tool)]]
         if not consequential:
             continue
-        for tool in tools:
-            others = [other for other in consequential if other.identity != tool.identity]
-            if others and returns_untrusted(tool, project):
-                names = beside.setdefault(tool.identity, (tool, {}))[1]
+        for identity, tool in tools.items():
+            others = [other for other_identity, other in consequential if other_identity != identity]
+            if not others:
+                continue
+            if id(tool) not in untrusted_tools:
+                untrusted_tools[id(tool)] = returns_untrusted(tool, project)
+            if untrusted_tools[id(tool)]:
+                names = beside.setdefault(identity, (tool, {}))[1]
                 names.update(dict.fromkeys(f'"{other.name}"' if other.name else "an unnamed tool" for other in others))
     for tool, names in beside.values():
         yield tool.finding(tool.anchor, f"This tool returns untrusted content on the same page as consequential "

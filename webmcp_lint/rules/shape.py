@@ -247,7 +247,9 @@ def _schema_problems(entry: SchemaEntry) -> Iterator[tuple[Node | None, str]]:
     yield from _required_problems(schema, entry.keyword in SUBSCHEMA_KEYWORDS)
     yield from _enum_and_default_problems(schema)
     for low, high in BOUND_PAIRS:
-        low_value, high_value = schema.get(low), schema.get(high)
+        if low not in schema.props or high not in schema.props:
+            continue
+        low_value, high_value = schema.props[low].value, schema.props[high].value
         if _is_number(low_value) and _is_number(high_value) and low_value > high_value:
             yield schema.props[low].value_node, f"`{low}` ({low_value}) is greater than `{high}` ({high_value}), " \
                                                 "so no value can satisfy the schema."
