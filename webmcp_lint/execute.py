@@ -39,6 +39,16 @@ COLLECTED_KINDS = frozenset({
     "assignment_expression", "augmented_assignment_expression", "variable_declarator", "identifier",
     "object", "if_statement", "shorthand_property_identifier", "property_identifier", "ternary_expression",
 }) | LOOP_KINDS
+# Methods of an axios/ky client that take a signal: only for these is the receiver traced to its creation.
+CLIENT_METHODS = frozenset(api.split(".", 1)[1] for api in apis.SIGNAL_APIS if api.startswith(("axios.", "ky.")))
+# Tokens: the walk does not ask them for children. Classes inside execute are not walked at all.
+TOKEN_KINDS = frozenset({
+    "identifier", "property_identifier", "shorthand_property_identifier", "private_property_identifier",
+    "statement_identifier", "string_fragment", "escape_sequence", "number", "true", "false", "null", "undefined",
+    "this", "super", "comment", "regex_pattern", "regex_flags",
+})
+NOT_WALKED_KINDS = TOKEN_KINDS | {"class_declaration", "class"}
+UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
 
@@ -80,8 +90,8 @@ class Call:
     receiver: Node | None
     arguments: list[Node]
     function: Node  # the function (execute or a nested one) it is written in
+    root: Node | None  # the callee's root identifier (``ExecuteModel.is_global`` resolves it)
     awaited: bool = False
-    is_global: bool = False  # the callee's root name is not declared in the file (or is an import)
 
 
 @dataclass
@@ -325,10 +335,13 @@ class ExecuteModel:
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
         self._raw: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
+        self._included: dict[int, Node] = {}  # the walked functions by id
         self._walk()
-        self._mentions: _Positions | None = None
+        self._source_text = function.text  # every node the walk keeps lies inside it
+        self._names_final = False  # signal names grow while aliases are found
         self._find_signal_aliases()
-        self._mentions = self._signal_mentions()
+        self._names_final = True
+        self._mention_words = self._signal_words()
 
         self.calls: list[Call] = []
         self._calls_by_id: dict[int, Call] = {}
@@ -345,7 +358,7 @@ class ExecuteModel:
         self._signal_api_ids = {api.call.node.id for api in self.signal_api_calls}
         self.fetches = [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
         self.timers = [call for call in self.calls
-                       if call.is_global and call.name in ("setTimeout", "setInterval")]
+                       if call.name in ("setTimeout", "setInterval") and self.is_global(call)]
         self.throws = [self._throw(node, owner) for node, owner in self._raw["throw_statement"]]
         self.rejects = self._rejects()
         # Positions of what catches and loops ask about, so each asks with a bisect, not a scan.
@@ -438,21 +451,51 @@ class ExecuteModel:
             return name in self.signal_names or name in self.options_names or name == "signal"
         return node.type == "member_expression" and member_name(node) == "signal"
 
-    def _signal_mentions(self) -> _Positions:
-        """Every token that mentions the signal, once the names are known: mentions are then a bisect."""
-        names = self.signal_names | self.options_names
-        tokens = [node for node, _ in self._raw["identifier"] if text(node) in names]
-        tokens.extend(node for node, _ in self._raw["shorthand_property_identifier"]
-                      if text(node) in names or text(node) == "signal")
-        tokens.extend(node for node, _ in self._raw["property_identifier"] if text(node) == "signal")
-        return _Positions(tokens)
+    def _signal_words(self) -> tuple[bytes, ...]:
+        """The texts a mention of the signal is written with: a node whose text has none of them mentions none."""
+        return tuple(name.encode() for name in self.signal_names | self.options_names | {"signal"})
+
+    def _mentions_within(self, node: Node) -> bool:
+        """A walked token inside ``node`` names the signal: a signal or options name, or a ``signal`` key.
+
+        Looks only where the text spells one: each place is mapped to its token.
+        """
+        names = {name.encode() for name in self.signal_names | self.options_names}
+        written, base = node.text, node.start_byte
+        for word in self._mention_words:
+            offset = written.find(word)
+            while offset >= 0:
+                start, end = base + offset, base + offset + len(word)
+                token = node.named_descendant_for_byte_range(start, end)
+                if token is not None and token.start_byte == start and token.end_byte == end \
+                        and _token_names_signal(token.type, word, names) and self._walked(token):
+                    return True
+                offset = written.find(word, offset + 1)
+        return False
+
+    def _walked(self, node: Node) -> bool:
+        """The walk reached ``node``: it is in the body of a function that runs, with no class or function between."""
+        child, current = node, node.parent
+        while current is not None:
+            kind = current.type
+            if kind in FUNCTION_KINDS:
+                body = current.child_by_field_name("body")
+                return current.id in self._included and body is not None and body.id == child.id
+            if kind in ("class_declaration", "class"):
+                return False
+            child, current = current, current.parent
+        return False
 
     def mentions_signal(self, node: Node | None) -> bool:
         """``node`` passes the signal on: a signal or options name, a ``signal`` key, or ``x.signal``."""
         if node is None:
             return False
-        if self._mentions is not None:
-            return self._mentions.any_within(node)
+        words = self._mention_words if self._names_final else self._signal_words()
+        written = node.text
+        if not any(word in written for word in words):
+            return False
+        if self._names_final:
+            return self._mentions_within(node)
         names = self.signal_names | self.options_names
         stack = [node]
         seen = 0
@@ -473,7 +516,7 @@ class ExecuteModel:
     # ---------------------------------------------------------------- the walk
 
     def _walk(self) -> None:
-        included: dict[int, Node] = {}
+        included = self._included
         queue = [self.function]
         checked_identifiers = 0
         while queue:
@@ -483,7 +526,7 @@ class ExecuteModel:
             included[function.id] = function
             self.functions.append(function)
             self._walk_function(function, queue)
-            if queue:
+            if queue or not self._local_functions:
                 continue
             # Functions declared inside execute run only when it refers to them.
             identifiers = self._raw["identifier"]
@@ -494,7 +537,8 @@ class ExecuteModel:
                 if declared is not None and declared.id not in included:
                     queue.append(declared)
         for found in self._raw.values():
-            found.sort(key=lambda pair: pair[0].start_byte)
+            if len(found) > 1:
+                found.sort(key=lambda pair: pair[0].start_byte)
 
     def _walk_function(self, function: Node, queue: list[Node]) -> None:
         body = function.child_by_field_name("body")
@@ -502,17 +546,20 @@ class ExecuteModel:
             return
         if body.type != "statement_block":
             self._raw["return_statement"].append((body, function))  # an arrow's expression body is its return
+        raw = self._raw
         stack = [body]
         while stack:
             node = stack.pop()
             kind = node.type
-            if kind in FUNCTION_KINDS:
+            if kind in COLLECTED_KINDS:
+                raw[kind].append((node, function))
+                if kind in TOKEN_KINDS:
+                    continue
+            elif kind in FUNCTION_KINDS:
                 self._nested_function(node, queue)
                 continue
-            if kind in ("class_declaration", "class"):
+            elif kind in NOT_WALKED_KINDS:
                 continue
-            if kind in COLLECTED_KINDS:
-                self._raw[kind].append((node, function))
             stack.extend(node.named_children)
 
     def _nested_function(self, node: Node, queue: list[Node]) -> None:
@@ -579,18 +626,21 @@ class ExecuteModel:
             constructor = node.child_by_field_name("constructor")
             name = dotted_name(constructor)
             root = root_identifier(constructor)
-            return Call(node, f"new {strip_global(name)}" if name else None, None, None, arguments, owner,
-                        is_global=self._is_global_root(root))
+            return Call(node, f"new {strip_global(name)}" if name else None, None, None, arguments, owner, root)
         callee = unwrap(node.child_by_field_name("function"))
         method = member_name(callee) if callee is not None else None
         receiver = unwrap(callee.child_by_field_name("object")) if method is not None else None
         return Call(node, strip_global(dotted_name(callee)), method, receiver, arguments, owner,
-                    is_global=self._is_global_root(root_identifier(callee)))
+                    root_identifier(callee))
 
-    def _is_global_root(self, root: Node | None) -> bool:
-        if root is None:
+    def is_global(self, call: Call) -> bool:
+        """The callee's root name is not declared in the file (or is an import).
+
+        Asked only of the few names that need it: resolving walks up the tree.
+        """
+        if call.root is None:
             return False
-        binding = self.script.scopes.resolve(root)
+        binding = self.script.scopes.resolve(call.root)
         return binding is None or binding.kind == "import"
 
     def calls_local_function(self, call: Call) -> bool:
@@ -652,8 +702,7 @@ class ExecuteModel:
         if call.name in apis.INSTANT_CALLS or call.method in apis.UNCANCELLABLE_METHODS or self.is_body_reader(call):
             return True
         if call.name is not None and (call.name in apis.UNCANCELLABLE_CALLS
-                                      or any(call.name.startswith(receiver + ".")
-                                             for receiver in apis.UNCANCELLABLE_RECEIVERS)):
+                                      or call.name.startswith(UNCANCELLABLE_PREFIXES)):
             return True
         if call.receiver is not None and self._is_object_store(call.receiver):
             return True  # IndexedDB requests take no signal
@@ -728,8 +777,11 @@ class ExecuteModel:
     def _find_abort_checks(self) -> list[Node]:
         """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
         checks = [node for node, _ in self._raw["member_expression"]
-                  if member_name(node) == "aborted" and self.is_signal(node.child_by_field_name("object"))]
+                  if member_name(node) == "aborted" and self.is_signal(node.child_by_field_name("object"))] \
+            if b"aborted" in self._source_text else []
         checks.extend(call.node for call in self.calls if call.method == "throwIfAborted")
+        if not self._may_hold_string("AbortError"):
+            return checks
         for node, _ in self._raw["binary_expression"]:
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in EQUALITY_OPERATORS and any(
@@ -737,11 +789,17 @@ class ExecuteModel:
                 checks.append(node)
         return checks
 
+    def _may_hold_string(self, value: str) -> bool:
+        """A string literal in execute may have this value: its text is there, or an escape could spell it."""
+        return value.encode() in self._source_text or b"\\" in self._source_text
+
     def checks_abort_within(self, node: Node) -> bool:
         return self._abort_positions.any_within(node)
 
     def abort_guarded(self, node: Node) -> bool:
         """``node`` runs only once the run was cancelled: in ``if (signal.aborted)``, or in a catch after a check."""
+        if not self.abort_checks:
+            return False
         child, current = node, node.parent
         while current is not None and current.type not in FUNCTION_KINDS:
             if current.type in ("if_statement", "ternary_expression"):
@@ -790,17 +848,17 @@ class ExecuteModel:
 
     def _signal_api(self, call: Call) -> str | None:
         name = call.name
-        if name in apis.SIGNAL_APIS and call.is_global:
+        if name in apis.SIGNAL_APIS and self.is_global(call):
             return name
         if call.method is not None and call.receiver is not None:
-            creator = self._client_factory(call.receiver)
+            creator = self._client_factory(call.receiver) if call.method in CLIENT_METHODS else None
             if creator is not None and f"{creator}.{call.method}" in apis.SIGNAL_APIS:
                 return f"{creator}.{call.method}"  # an instance from axios.create() / ky.create()
             if call.method in apis.SIGNAL_METHODS:
                 if call.method == "addEventListener" and self.is_signal(call.receiver):
                     return None  # a listener on the signal itself
                 return call.method
-        if name == "addEventListener" and call.is_global:
+        if name == "addEventListener" and self.is_global(call):
             return name
         return None
 
@@ -880,7 +938,8 @@ class ExecuteModel:
 
     def _rejects(self) -> list[Reject]:
         found: list[Reject] = []
-        for ret in self.returns:
+        promise_rejects = any(call.name == "Promise.reject" for call in self.calls)
+        for ret in self.returns if promise_rejects else ():
             for value in value_branches(ret.value):
                 call = self._calls_by_id.get(value.id)
                 if call is None or call.name != "Promise.reject":
@@ -888,7 +947,7 @@ class ExecuteModel:
                 allowed = self.in_abort_listener(call.node) or self.abort_guarded(call.node) \
                     or self._rejects_with_reason(call)
                 found.append(Reject(call.node, "Promise.reject", allowed))
-        for call in self.calls:
+        for call in self.calls if self.promise_executors else ():
             callee = unwrap(call.node.child_by_field_name("function"))
             if callee is None or callee.type != "identifier":
                 continue
@@ -980,7 +1039,8 @@ class ExecuteModel:
     def _writes(self) -> list[Write]:
         found: list[Write] = []
         for call in self.calls:
-            receiver = strip_global(dotted_name(call.receiver)) if call.receiver is not None else None
+            receiver = strip_global(dotted_name(call.receiver)) \
+                if call.method in apis.STORAGE_WRITE_METHODS and call.receiver is not None else None
             if call.method in apis.STORAGE_WRITE_METHODS and receiver in apis.STORAGE_OBJECTS:
                 found.append(Write(call.node, "storage", f"{receiver}.{call.method}()"))
             elif call.method in apis.INDEXEDDB_WRITE_METHODS and call.receiver is not None \
@@ -1248,16 +1308,28 @@ def _signal_local(element: Node) -> str | None:
     return None
 
 
+def _token_names_signal(kind: str, written: bytes, names: set[bytes]) -> bool:
+    """A token written ``written`` mentions the signal: a signal or options name, or a ``signal`` key."""
+    if kind == "identifier":
+        return written in names
+    if kind == "shorthand_property_identifier":
+        return written in names or written == b"signal"
+    return kind == "property_identifier" and written == b"signal"
+
+
 def _destructured_keys(pattern: Node) -> dict[str, InputKey]:
     keys: dict[str, InputKey] = {}
     for child in pattern.named_children:
-        if child.type == "shorthand_property_identifier_pattern":
-            keys[text(child)] = InputKey(text(child), child, text(child), None)
-        elif child.type == "object_assignment_pattern":
+        kind = child.type
+        if kind == "shorthand_property_identifier_pattern":
+            name = text(child)
+            keys[name] = InputKey(name, child, name, None)
+        elif kind == "object_assignment_pattern":
             left = child.child_by_field_name("left")
             if left is not None:
-                keys[text(left)] = InputKey(text(left), child, text(left), child.child_by_field_name("right"))
-        elif child.type == "pair_pattern":
+                name = text(left)
+                keys[name] = InputKey(name, child, name, child.child_by_field_name("right"))
+        elif kind == "pair_pattern":
             key = property_key(child.child_by_field_name("key"))
             value = child.child_by_field_name("value")
             if key is None or value is None:
