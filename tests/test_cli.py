@@ -156,3 +156,22 @@ def test_python_dash_m_entry_point(tmp_path):
                                capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
     assert completed.returncode == 1
     assert "WM101" in completed.stdout
+
+
+def test_the_program_exits_at_once_only_after_writing_everything(tmp_path):
+    """cli.run ends the process without the interpreter's teardown: the whole report must be out by then."""
+    (tmp_path / "a.js").write_text(BAD * 3000)
+    program = [sys.executable, "-m", "webmcp_lint", "check", str(tmp_path / "a.js"), "--format", "json", "--no-cache"]
+    completed = subprocess.run(program, capture_output=True, text=True)
+    assert completed.returncode == 1
+    assert len(json.loads(completed.stdout)["diagnostics"]) == 3000
+    missing = subprocess.run([*program[:4], str(tmp_path / "missing.js")], capture_output=True, text=True)
+    assert (missing.returncode, missing.stderr) == (2, f"webmcp-lint: error: no such file or directory: {tmp_path / 'missing.js'}\n")
+
+
+def test_a_profiler_gets_the_normal_exit_to_write_its_data(tmp_path):
+    profile = tmp_path / "profile.out"
+    completed = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "webmcp_lint", "--version"],
+                               capture_output=True, text=True)
+    assert completed.returncode == 0 and completed.stdout == f"webmcp-lint {__version__}\n"
+    assert profile.stat().st_size > 0

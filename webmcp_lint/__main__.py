@@ -1,3 +1,3 @@
-from webmcp_lint.cli import main
+from webmcp_lint.cli import run
 
-main()
+run()

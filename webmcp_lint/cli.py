@@ -11,6 +11,8 @@ manifest of ``tools`` or the table renderer of ``rules``.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Iterator, Mapping
 
 import click
@@ -46,5 +48,27 @@ def main() -> None:
     """Static analysis for WebMCP tool definitions in JavaScript and TypeScript."""
 
 
+def run() -> None:
+    """The program (console script and ``python -m webmcp_lint``): ``main``, then an immediate exit.
+
+    A normal exit frees every object of the run one at a time, 20 to 200 ms after the report on the
+    200-file benchmark, for a process that ends anyway (mypy's hard_exit does the same). A profiler or a
+    coverage tracer gets the interpreter's normal exit, since it writes its data then.
+    """
+    status = 0
+    try:
+        main()
+    except SystemExit as exit:
+        status = exit.code
+    if not isinstance(status, int) or sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(status)  # the interpreter's exit reports what could not be written
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    main()
+    run()

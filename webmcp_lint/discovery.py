@@ -147,7 +147,7 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
         for file in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes, respect_gitignore,
                           exclusion):
             try:
-                resolved = file.resolve()
+                resolved = _resolved_file(file)
             except (OSError, RuntimeError):
                 resolved = file
             if resolved not in seen:

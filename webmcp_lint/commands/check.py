@@ -14,7 +14,7 @@ import click
 
 from webmcp_lint.cache import DEFAULT_CACHE_DIR
 from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageFailure, echo_notices, one_line_errors,
-                                  require_existing_paths, use_color)
+                                  require_existing_paths, use_color, without_cycle_collection)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
 from webmcp_lint.engine import LintResult, Notice, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
@@ -122,6 +122,7 @@ def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool
 @click.option("--cache-dir", type=click.Path(file_okay=False),
               help=f"Where to keep the results of unchanged files.  [default: {DEFAULT_CACHE_DIR}]")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@without_cycle_collection()
 def check(paths, output_format, output_file, select, extend_select, ignore, fail_on, exit_zero,
           statistics, quiet, no_color, stdin_filename, verbose, fix, unsafe_fixes, show_diff, show_fixes,
           config_file, isolated, force_exclude, baseline_file, write_baseline_file, sarif_category,

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageFailure, echo_notices, one_line_errors,
-                                  require_existing_paths, use_color)
+                                  require_existing_paths, use_color, without_cycle_collection)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.engine import lint_paths
 from webmcp_lint.surface import (DEFAULT_FAIL_LEVEL, LEVELS, Change, ManifestError, build_manifest, compare,
@@ -237,6 +237,7 @@ def drift(committed: dict, current: dict, threshold: str) -> DriftReport:
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--no-color", is_flag=True, help="Plain output even on a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Tracebacks for internal errors.")
+@without_cycle_collection()
 def list_tools(paths, output_format, output_file, manifest_file, fail_on_change, config_file, isolated, no_color,
                verbose) -> None:
     """List every WebMCP tool the code defines (the agent surface), or its drift from a manifest."""
