@@ -44,27 +44,24 @@ _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf"})
 SENTENCE_ENDS = frozenset({".", "!", "?", ";", "\n"})
 
 
-@dataclass(frozen=True)
 class Token:
-    """One token. ``text`` is the inner text for quoted and backticked spans."""
+    """One token. ``text`` is the inner text for quoted and backticked spans. ``lower``, ``is_word`` and
+    ``is_literal`` (written the way values are written: quoted, backticked, a number or an identifier) are
+    worked out once, since the matchers ask them of every token."""
 
-    kind: str  # word | identifier | number | quoted | code | punct
-    text: str
-    start: int
-    end: int
-    lower: str = field(init=False, compare=False, repr=False)  # computed once: matchers compare it constantly
+    __slots__ = ("kind", "text", "start", "end", "lower", "is_word", "is_literal")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "lower", self.text.lower())
+    def __init__(self, kind: str, text: str, start: int, end: int) -> None:
+        self.kind = kind  # word | identifier | number | quoted | code | punct
+        self.text = text
+        self.start = start
+        self.end = end
+        self.lower = text.lower()
+        self.is_word = kind in ("word", "identifier")
+        self.is_literal = kind in ("quoted", "code", "number", "identifier")
 
-    @property
-    def is_literal(self) -> bool:
-        """Written the way values are written: quoted, backticked, a number or an identifier."""
-        return self.kind in ("quoted", "code", "number", "identifier")
-
-    @property
-    def is_word(self) -> bool:
-        return self.kind in ("word", "identifier")
+    def __repr__(self) -> str:
+        return f"Token({self.kind!r}, {self.text!r}, {self.start}, {self.end})"
 
 
 @lru_cache(maxsize=4096)
@@ -100,12 +97,17 @@ def sentences(tokens: Sequence[Token]) -> list[list[Token]]:
     return [sentence for sentence in result if sentence]
 
 
+_CASE_CHANGE = re.compile(r"([a-z0-9])([A-Z])")
+_ACRONYM_END = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_NAME_SEPARATORS = re.compile(r"[\s_.\-/]+")
+
+
 @lru_cache(maxsize=4096)
 def name_words(name: str) -> tuple[str, ...]:
     """The words of an identifier: split on ``_``, ``-``, ``.``, spaces and case changes, lower-cased."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
-    return tuple(part.lower() for part in re.split(r"[\s_.\-/]+", spaced) if part)
+    spaced = _CASE_CHANGE.sub(r"\1 \2", name)
+    spaced = _ACRONYM_END.sub(r"\1 \2", spaced)
+    return tuple(part.lower() for part in _NAME_SEPARATORS.split(spaced) if part)
 
 
 def _phrase(text: str, first: Token, last: Token) -> str:
@@ -383,8 +385,9 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
         else:
             variants = {needle, re.sub(r"[_\-]+", " ", needle)}
         for variant in variants:
-            hits.extend((match.start(), match.end(), value) for match in
-                        re.finditer(r"(?<![\w\-])" + re.escape(variant) + r"(?![\w\-])", lowered))
+            if variant in lowered:  # the whole-word search below needs the text to hold it
+                hits.extend((match.start(), match.end(), value) for match in
+                            re.finditer(r"(?<![\w\-])" + re.escape(variant) + r"(?![\w\-])", lowered))
     hits.sort()
     best: list[str] = []
     cluster: list[str] = []
@@ -587,6 +590,7 @@ def _bound_at(text: str, sentence: list[Token], index: int) -> tuple[Statement |
 
 
 _LIST_SEPARATORS = frozenset({",", "/", "|", "or", "and"})
+EXAMPLE_REACH = 3  # a list starting this many tokens after "e.g."/"such as"/"like" is an example
 
 
 def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
@@ -594,8 +598,9 @@ def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
     "'x', 'y' or 'z'". Lists after "e.g."/"such as"/"like" are examples and do not count."""
     found: list[Statement] = []
     claimed: set[int] = set()
+    example_leads = [position for position, token in enumerate(sentence) if token.lower in words.EXAMPLE_LEADS]
     for index in range(len(sentence)):
-        if index in claimed or _after_example_lead(sentence, index):
+        if index in claimed or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
             continue
         statement = _listed_values(text, sentence, index)
         if statement is not None:
@@ -612,11 +617,6 @@ def _bare_value_list(text: str, sentence: list[Token]) -> Statement | None:
             and not all(item.lower in ("true", "false") for item in items):
         return Statement(_phrase(text, sentence[0], last), [item.text for item in items])
     return None
-
-
-def _after_example_lead(sentence: list[Token], index: int) -> bool:
-    window = [token.lower for token in sentence[max(0, index - 3):index + 1]]
-    return any(word in words.EXAMPLE_LEADS for word in window)
 
 
 def _listed_values(text: str, sentence: Sequence[Token], index: int) -> Statement | None:
@@ -794,8 +794,10 @@ def input_properties(tool: ToolDefinition) -> list[SchemaProperty]:
     return schema_properties(tool.get("inputSchema"))
 
 
+@lru_cache(maxsize=4096)
 def same_value(stated: str, declared: str) -> bool:
-    """A stated value equals a declared one (case-insensitively; numbers by value)."""
+    """A stated value equals a declared one (case-insensitively; numbers by value). Remembered: the rules
+    compare the same few words and schema values over and over."""
     if stated.lower() == declared.lower():
         return True
     try:
@@ -938,7 +940,13 @@ def consequential_action(name: str | None, description: str | None) -> str | Non
             noun = next((singular(part) for part in parts[1:] if singular(part) in words.CONSEQUENTIAL_NOUNS), None)
             if noun is not None:
                 return f"{first} {noun}"
-    for sentence in describe(description or "").sentences:
+    return _described_action(description or "")
+
+
+@lru_cache(maxsize=4096)
+def _described_action(description: str) -> str | None:
+    """The description's part of ``consequential_action``: names are unique, descriptions repeat."""
+    for sentence in describe(description).sentences:
         spoken = [token.lower for token in sentence if token.is_word]
         for index, word in enumerate(spoken):
             action = _verb_at(spoken, index)
@@ -973,18 +981,29 @@ def _verb_at(spoken: list[str], index: int) -> str | None:
 @lru_cache(maxsize=4096)
 def developer_tooling(name: str | None, description: str | None) -> str | None:
     """The developer-tooling words a name or description uses ("debug", "feature flag", "reset store")."""
-    named = list(name_words(name or ""))
+    named = name_words(name or "")
     if named and named[0] in words.NAME_DEVELOPER_WORDS:
         return named[0]  # the name's action: "seed_test_orders", not "get_seed_catalog"
-    texts = [named] + [[token.lower for token in sentence if token.is_word]
-                       for sentence in describe(description or "").sentences]
-    for spoken in texts:
-        content = [word for word in spoken if word not in words.ARTICLES and word != "of"]
-        for index, word in enumerate(content):
-            if word in words.DEVELOPER_WORDS:
-                return word
-            if index + 1 < len(content) and (word, content[index + 1]) in words.DEVELOPER_PAIRS:
-                return f"{word} {content[index + 1]}"
+    return _developer_words(named) or _described_developer_tooling(description or "")
+
+
+@lru_cache(maxsize=4096)
+def _described_developer_tooling(description: str) -> str | None:
+    """The description's part of ``developer_tooling``: names are unique, descriptions repeat."""
+    for sentence in describe(description).sentences:
+        found = _developer_words([token.lower for token in sentence if token.is_word])
+        if found is not None:
+            return found
+    return None
+
+
+def _developer_words(spoken: Sequence[str]) -> str | None:
+    content = [word for word in spoken if word not in words.ARTICLES and word != "of"]
+    for index, word in enumerate(content):
+        if word in words.DEVELOPER_WORDS:
+            return word
+        if index + 1 < len(content) and (word, content[index + 1]) in words.DEVELOPER_PAIRS:
+            return f"{word} {content[index + 1]}"
     return None
 
 

@@ -24,6 +24,7 @@ from webmcp_lint.descriptions import (
     tokenize,
 )
 from webmcp_lint.evaluate import Prop, Unknown
+from webmcp_lint.memo import PerObject
 from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 
@@ -63,17 +64,22 @@ def _description(prop: Prop | None, tool: ToolDefinition, owner: SchemaProperty 
     return None
 
 
+def _description_sites(tool: ToolDefinition) -> tuple[Description | None, list[Description]]:
+    """The tool's own description, and its parameters' descriptions."""
+    found = (_description(item.description, tool, item) for item in input_properties(tool))
+    return _description(tool.prop("description"), tool, None), [item for item in found if item is not None]
+
+
+_descriptions_of = PerObject(_description_sites)  # five rules read each tool's descriptions
+
+
 def tool_description(tool: ToolDefinition, static_only: bool = False) -> Description | None:
-    description = _description(tool.prop("description"), tool, None)
+    description = _descriptions_of(tool)[0]
     return description if description is not None and (description.static or not static_only) else None
 
 
-def parameter_descriptions(tool: ToolDefinition, properties: list[SchemaProperty],
-                           static_only: bool = False) -> Iterator[Description]:
-    for item in properties:
-        description = _description(item.description, tool, item)
-        if description is not None and (description.static or not static_only):
-            yield description
+def parameter_descriptions(tool: ToolDefinition, static_only: bool = False) -> list[Description]:
+    return [description for description in _descriptions_of(tool)[1] if description.static or not static_only]
 
 
 def _quote(text: str) -> str:
@@ -136,8 +142,7 @@ def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterat
 
 @rule("WM302", "param-description-repeats-schema", "warning", on=TOOLS)
 def param_description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    properties = input_properties(tool)
-    for description in parameter_descriptions(tool, properties):
+    for description in parameter_descriptions(tool):
         item = description.owner
         facts = description.facts
         repeats = [f"its type {_quote(statement.phrase)}" for statement in facts.types]
@@ -251,7 +256,7 @@ def _undeclared_in_tool(description: Description, properties: list[SchemaPropert
 def constraint_only_in_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     properties = input_properties(tool)
     description = tool_description(tool)
-    sites = ([description] if description is not None and properties else []) + list(parameter_descriptions(tool, properties))
+    sites = ([description] if description is not None and properties else []) + parameter_descriptions(tool)
     for site in sites:
         moves = _undeclared_in_tool(site, properties) if site.owner is None else _undeclared_in_parameter(site, properties)
         if moves:
@@ -301,7 +306,7 @@ def long_description(tool: ToolDefinition, project: Project) -> Iterator[Finding
         yield tool.finding(description.node, f"The tool description is {len(description.text)} characters, over "
                                              f"Chrome's budget of {words.TOOL_DESCRIPTION_BUDGET}: keep what the tool "
                                              "does and when to use it, and move constraints into the schema.")
-    for parameter in parameter_descriptions(tool, input_properties(tool), static_only=True):
+    for parameter in parameter_descriptions(tool, static_only=True):
         if len(parameter.text) > words.PARAMETER_DESCRIPTION_BUDGET:
             yield tool.finding(parameter.node, f"The description of `{parameter.owner.name}` is {len(parameter.text)} "
                                                f"characters, over Chrome's budget of "

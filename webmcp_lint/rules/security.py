@@ -6,7 +6,7 @@ import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from tree_sitter import Node
 
@@ -22,6 +22,7 @@ from webmcp_lint.descriptions import (
     tokenize,
 )
 from webmcp_lint.evaluate import UNDEFINED, JSArray, JSObject, Prop, Unknown, Value
+from webmcp_lint.memo import PerObject
 from webmcp_lint.execute import execute_of
 from webmcp_lint.model import FileAnalysis, Finding, Project, SourceKind, ToolDefinition, finding_at
 from webmcp_lint.origins import origin_problem
@@ -34,8 +35,9 @@ from webmcp_lint.untrusted import returns_untrusted_content
 
 def carries_annotations(tool: ToolDefinition) -> bool:
     """Definitions that can carry annotations, and whose annotations are known (forms have none)."""
-    return tool.source_kind != SourceKind.FORM and not isinstance(tool.get("annotations"), Unknown) \
-        and not (isinstance(tool.get("annotations"), JSObject) and tool.get("annotations").open)
+    annotations = tool.get("annotations")
+    return tool.source_kind != SourceKind.FORM and not isinstance(annotations, Unknown) \
+        and not (isinstance(annotations, JSObject) and annotations.open)
 
 
 def _static_text(tool: ToolDefinition, key: str) -> str | None:
@@ -205,31 +207,48 @@ def _known_text(tool: ToolDefinition, prop: Prop) -> str | None:
     return None
 
 
-def text_fields(tool: ToolDefinition) -> Iterator[tuple[str, Prop, bool]]:
-    """(what, prop, is_key) for the tool's name and description and each parameter's name and description."""
+class TextField(NamedTuple):
+    """A text of a tool that the agent reads: ``text`` is the key itself when ``is_key``, else the value's
+    known text (see ``_known_text``)."""
+
+    what: str
+    prop: Prop
+    is_key: bool
+    text: str | None
+
+
+def _text_fields(tool: ToolDefinition) -> list[TextField]:
+    """The tool's name and description and each parameter's name and description."""
+    fields = []
     for key in ("name", "description"):
         prop = tool.prop(key)
         if prop is not None:
-            yield f"tool {key}", prop, False
+            fields.append(TextField(f"tool {key}", prop, False, _known_text(tool, prop)))
     for item in input_properties(tool):
-        yield f"parameter name `{item.name}`", item.prop, True
+        fields.append(TextField(f"parameter name `{item.name}`", item.prop, True, item.prop.key))
         if item.description is not None:
-            yield f"description of `{item.name}`", item.description, False
+            fields.append(TextField(f"description of `{item.name}`", item.description, False,
+                                    _known_text(tool, item.description)))
+    return fields
+
+
+text_fields = PerObject(_text_fields)  # WM607 and WM608 read each tool's texts
 
 
 @rule("WM607", "hidden-characters", "error", on=TOOLS)
 def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    for what, prop, is_key in text_fields(tool):
-        node = prop.key_node if is_key else (prop.value_node or prop.key_node)
+    for field in text_fields(tool):
+        prop = field.prop
+        node = prop.key_node if field.is_key else (prop.value_node or prop.key_node)
         if node is None:
             continue
-        values = [prop.key] if is_key else [_known_text(tool, prop) or ""]
-        written = node.text
-        if not written.isascii():  # every hidden character is outside ASCII
-            values.append(written.decode("utf-8", errors="replace"))
+        known, written = field.text or "", node.text
+        if known.isascii() and written.isascii():
+            continue  # every hidden character is outside ASCII
+        values = [known, written.decode("utf-8", errors="replace")]
         found = list(dict.fromkeys(name for value in values for name in hidden_characters(value)))
         if found:
-            yield tool.finding(node, f"The {what} contains {', '.join(found)}, invisible to a reviewer but read by "
+            yield tool.finding(node, f"The {field.what} contains {', '.join(found)}, invisible to a reviewer but read by "
                                      "the agent: remove it.")
 
 
@@ -258,14 +277,13 @@ def _matched_text(original: str, lowered: str, match: re.Match[str]) -> str:
 
 @rule("WM608", "instructions-to-agent", "warning", on=TOOLS)
 def instructions_to_agent(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    for what, prop, is_key in text_fields(tool):
-        text = None if is_key or what == "tool name" else _known_text(tool, prop)
-        if text is None:
+    for field in text_fields(tool):
+        if field.is_key or field.what == "tool name" or field.text is None:
             continue
-        phrase = agent_instruction(text)
-        node = prop.value_node or prop.key_node
+        phrase = agent_instruction(field.text)
+        node = field.prop.value_node or field.prop.key_node
         if phrase is not None and node is not None:
-            yield tool.finding(node, f'The {what} gives the agent instructions ("{phrase}"): say what the tool does '
+            yield tool.finding(node, f'The {field.what} gives the agent instructions ("{phrase}"): say what the tool does '
                                      "and when to use it; anything else reads as prompt injection.")
 
 

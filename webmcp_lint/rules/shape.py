@@ -242,10 +242,15 @@ def invalid_input_schema(tool: ToolDefinition, project: Project) -> Iterator[Fin
 
 def _schema_problems(entry: SchemaEntry) -> Iterator[tuple[Node | None, str]]:
     schema = entry.schema
-    yield from _type_problems(schema)
-    yield from _properties_problems(schema)
-    yield from _required_problems(schema, entry.keyword in SUBSCHEMA_KEYWORDS)
-    yield from _enum_and_default_problems(schema)
+    keywords = schema.props  # each check needs its keyword: skip the checks a schema gives nothing to
+    if "type" in keywords:
+        yield from _type_problems(schema)
+    if "properties" in keywords:
+        yield from _properties_problems(schema)
+    if "required" in keywords:
+        yield from _required_problems(schema, entry.keyword in SUBSCHEMA_KEYWORDS)
+    if "enum" in keywords or "default" in keywords:
+        yield from _enum_and_default_problems(schema)
     for low, high in BOUND_PAIRS:
         if low not in schema.props or high not in schema.props:
             continue
