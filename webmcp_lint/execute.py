@@ -47,7 +47,7 @@ TOKEN_KINDS = frozenset({
     "statement_identifier", "string_fragment", "escape_sequence", "number", "true", "false", "null", "undefined",
     "this", "super", "comment", "regex_pattern", "regex_flags",
 })
-NOT_WALKED_KINDS = TOKEN_KINDS | {"class_declaration", "class"}
+CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
@@ -190,6 +190,21 @@ def dotted_name(node: Node | None) -> str | None:
     return None
 
 
+def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
+    """``dotted_name`` and ``root_identifier`` of an unwrapped callee, in one pass down its member chain."""
+    parts: list[str] = []
+    current = callee
+    while current is not None and current.type == "member_expression" and len(parts) < 16:
+        parts.append(text(current.child_by_field_name("property")))
+        current = unwrap(current.child_by_field_name("object"))
+    if current is None or len(parts) == 16:
+        return None, None
+    if current.type in ("identifier", "this", "super"):
+        parts.append(text(current))
+        return ".".join(reversed(parts)), current if current.type == "identifier" else None
+    return None, root_identifier(current, 16 - len(parts))
+
+
 def strip_global(name: str | None) -> str | None:
     """``window.fetch`` is ``fetch``."""
     if name is None:
@@ -200,9 +215,9 @@ def strip_global(name: str | None) -> str | None:
     return name
 
 
-def root_identifier(node: Node | None) -> Node | None:
+def root_identifier(node: Node | None, limit: int = 16) -> Node | None:
     current = unwrap(node)
-    for _ in range(16):
+    for _ in range(limit):
         if current is None or current.type == "identifier":
             return current
         if current.type not in ("member_expression", "call_expression", "subscript_expression"):
@@ -336,12 +351,13 @@ class ExecuteModel:
         self._raw: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
+        self._met: list[Node] = []  # the functions and classes the walk came to and did not enter
+        self._unwalked: tuple[list[int], list[int]] | None = None
         self._walk()
         self._source_text = function.text  # every node the walk keeps lies inside it
-        self._names_final = False  # signal names grow while aliases are found
+        self._mentions: _Positions | None = None  # the tokens naming the signal, once its names are all known
         self._find_signal_aliases()
-        self._names_final = True
-        self._mention_words = self._signal_words()
+        self._mentions = self._signal_mentions()
 
         self.calls: list[Call] = []
         self._calls_by_id: dict[int, Call] = {}
@@ -455,47 +471,54 @@ class ExecuteModel:
         """The texts a mention of the signal is written with: a node whose text has none of them mentions none."""
         return tuple(name.encode() for name in self.signal_names | self.options_names | {"signal"})
 
-    def _mentions_within(self, node: Node) -> bool:
-        """A walked token inside ``node`` names the signal: a signal or options name, or a ``signal`` key.
+    def _signal_mentions(self) -> _Positions:
+        """Every walked token that names the signal: mentions are then a bisect.
 
-        Looks only where the text spells one: each place is mapped to its token.
+        Looks only where execute's text spells a name, and maps each such place to its token.
         """
         names = {name.encode() for name in self.signal_names | self.options_names}
-        written, base = node.text, node.start_byte
-        for word in self._mention_words:
+        written, base = self._source_text, self.function.start_byte
+        tokens = []
+        for word in self._signal_words():
             offset = written.find(word)
             while offset >= 0:
                 start, end = base + offset, base + offset + len(word)
-                token = node.named_descendant_for_byte_range(start, end)
+                token = self.function.named_descendant_for_byte_range(start, end)
                 if token is not None and token.start_byte == start and token.end_byte == end \
                         and _token_names_signal(token.type, word, names) and self._walked(token):
-                    return True
+                    tokens.append(token)
                 offset = written.find(word, offset + 1)
-        return False
+        return _Positions(tokens)
 
     def _walked(self, node: Node) -> bool:
-        """The walk reached ``node``: it is in the body of a function that runs, with no class or function between."""
-        child, current = node, node.parent
-        while current is not None:
-            kind = current.type
-            if kind in FUNCTION_KINDS:
-                body = current.child_by_field_name("body")
-                return current.id in self._included and body is not None and body.id == child.id
-            if kind in ("class_declaration", "class"):
-                return False
-            child, current = current, current.parent
-        return False
+        """The walk reached ``node``: it is in execute's body and in none of the parts the walk left out."""
+        if self._unwalked is None:
+            self._unwalked = self._unwalked_spans()
+        body = self.function.child_by_field_name("body")
+        if body is None or node.start_byte < body.start_byte or node.end_byte > body.end_byte:
+            return False
+        starts, ends = self._unwalked
+        index = bisect.bisect_right(starts, node.start_byte) - 1
+        return index < 0 or node.start_byte >= ends[index]
+
+    def _unwalked_spans(self) -> tuple[list[int], list[int]]:
+        """Byte spans the walk left out, in order: classes, nested functions that do not run, heads of those that do."""
+        spans = []
+        for node in self._met:
+            body = node.child_by_field_name("body") if node.id in self._included else None
+            spans.append((node.start_byte, body.start_byte if body is not None else node.end_byte))
+        spans.sort()
+        return [start for start, _ in spans], [end for _, end in spans]
 
     def mentions_signal(self, node: Node | None) -> bool:
         """``node`` passes the signal on: a signal or options name, a ``signal`` key, or ``x.signal``."""
         if node is None:
             return False
-        words = self._mention_words if self._names_final else self._signal_words()
+        if self._mentions is not None:
+            return self._mentions.any_within(node)
         written = node.text
-        if not any(word in written for word in words):
+        if not any(word in written for word in self._signal_words()):
             return False
-        if self._names_final:
-            return self._mentions_within(node)
         names = self.signal_names | self.options_names
         stack = [node]
         seen = 0
@@ -555,10 +578,14 @@ class ExecuteModel:
                 raw[kind].append((node, function))
                 if kind in TOKEN_KINDS:
                     continue
+            elif kind in TOKEN_KINDS:
+                continue
             elif kind in FUNCTION_KINDS:
+                self._met.append(node)
                 self._nested_function(node, queue)
                 continue
-            elif kind in NOT_WALKED_KINDS:
+            elif kind in CLASS_KINDS:
+                self._met.append(node)
                 continue
             stack.extend(node.named_children)
 
@@ -623,15 +650,13 @@ class ExecuteModel:
     def _call(self, node: Node, owner: Node) -> Call:
         arguments = call_arguments(node)
         if node.type == "new_expression":
-            constructor = node.child_by_field_name("constructor")
-            name = dotted_name(constructor)
-            root = root_identifier(constructor)
+            name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
             return Call(node, f"new {strip_global(name)}" if name else None, None, None, arguments, owner, root)
         callee = unwrap(node.child_by_field_name("function"))
         method = member_name(callee) if callee is not None else None
         receiver = unwrap(callee.child_by_field_name("object")) if method is not None else None
-        return Call(node, strip_global(dotted_name(callee)), method, receiver, arguments, owner,
-                    root_identifier(callee))
+        name, root = callee_names(callee)
+        return Call(node, strip_global(name), method, receiver, arguments, owner, root)
 
     def is_global(self, call: Call) -> bool:
         """The callee's root name is not declared in the file (or is an import).
@@ -822,6 +847,8 @@ class ExecuteModel:
 
     def loops_around(self, node: Node) -> list[Loop]:
         """Loops of execute that contain ``node``, innermost first."""
+        if not self.loops:
+            return []
         found = []
         current = node.parent
         while current is not None and current.id != self.function.id:
@@ -1131,6 +1158,11 @@ class ExecuteModel:
             nodes.sort(key=lambda node: node.start_byte)
         return reads
 
+    @property
+    def _input_named(self) -> bool:
+        """The input is one name (``execute(input)``): only then can ``_is_input`` hold."""
+        return self.input is not None and self.input.name is not None
+
     def _is_input(self, node: Node | None) -> bool:
         node = unwrap(node)
         return node is not None and node.type == "identifier" and self.input is not None \
@@ -1153,7 +1185,7 @@ class ExecuteModel:
         if self.input is None:
             return locals_
         locals_.update({key.local: key.key for key in self.input.keys.values() if key.local})
-        for declarator, _ in self._raw["variable_declarator"]:
+        for declarator, _ in self._raw["variable_declarator"] if self._input_named else ():
             target = declarator.child_by_field_name("name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is None or value is None:
@@ -1172,7 +1204,7 @@ class ExecuteModel:
         if self.input is None:
             return keys
         keys.update(key.key for key in self.input.keys.values() if key.default is not None)
-        for declarator, _ in self._raw["variable_declarator"]:
+        for declarator, _ in self._raw["variable_declarator"] if self._input_named else ():
             target = declarator.child_by_field_name("name")
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
@@ -1214,9 +1246,8 @@ class ExecuteModel:
             if condition is None:
                 continue
             branches = [key_of(node.child_by_field_name(side)) for side in ("consequence", "alternative")]
-            tested = {key_of(name) for name in _names_in(condition)}
             key = next((key for key in branches if key is not None), None)
-            if key is not None and branches.count(key) == 1 and key in tested:
+            if key is not None and branches.count(key) == 1 and key in {key_of(name) for name in _names_in(condition)}:
                 keys.add(key)
         for node, _ in self._raw["augmented_assignment_expression"]:
             operator = node.child_by_field_name("operator")
@@ -1234,6 +1265,8 @@ class ExecuteModel:
 
     def merges_input_defaults(self) -> bool:
         """``{ ...DEFAULTS, ...input }`` or ``Object.assign({...}, input)``: every key may get a default."""
+        if not self._input_named:
+            return False
         for node, _ in self._raw["object"]:
             spreads = [child for child in node.named_children if child.type == "spread_element"]
             if len(node.named_children) > 1 and any(
@@ -1464,7 +1497,7 @@ def _is_validation_call(call: Call) -> bool:
     if name in apis.VALIDATION_CALLS or call.method in apis.VALIDATION_METHODS:
         return name not in apis.NOT_VALIDATION_CALLS
     last = call.method or name
-    if name in apis.NOT_VALIDATION_CALLS or not last:
+    if name in apis.NOT_VALIDATION_CALLS or not last or not last.startswith(apis.VALIDATION_PREFIXES):
         return False
     for prefix in apis.VALIDATION_PREFIXES:
         rest = last[len(prefix):]

@@ -35,6 +35,8 @@ COLLECTIONS = frozenset({"Map", "Set", "WeakMap", "WeakSet"})
 CONSTRAINT_KEYWORDS = ("enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                        "minLength", "maxLength", "minItems", "maxItems")
 ORDINALS = {0: "first", 1: "second", 2: "third"}
+# How the callee of a call returning a Symbol, a BigInt or a DOM node ends (``Symbol.for``, ``el.closest``).
+UNSERIALIZABLE_CALL_ENDINGS = frozenset({"Symbol", "for", "BigInt"}) | apis.DOM_NODE_CALLS
 
 
 def _shown(node: Node | str) -> str:
@@ -445,6 +447,13 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
     return found
 
 
+def _last_name(callee: Node) -> str | None:
+    """The last name of a callee: ``f`` in ``f`` and ``a.b.f``."""
+    if callee.type == "identifier":
+        return text(callee)
+    return member_name(callee)
+
+
 def _reason(node: Node | None) -> str | None:
     if node is None:
         return None
@@ -463,6 +472,8 @@ def _reason(node: Node | None) -> str | None:
         return "a function, which JSON drops; return data"
     if kind == "call_expression":
         callee = unwrap(node.child_by_field_name("function"))
+        if callee is None or _last_name(callee) not in UNSERIALIZABLE_CALL_ENDINGS:
+            return None
         name = dotted_name(callee)
         if name in ("Symbol", "Symbol.for"):
             return "a Symbol, which JSON drops; return a string"
