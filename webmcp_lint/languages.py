@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 import tree_sitter
 import tree_sitter_html
@@ -70,6 +71,9 @@ def kinds_query(name: str, kinds: frozenset[str]) -> tuple[tree_sitter.Query, fr
     return tree_sitter.Query(lang, source), frozenset(present)
 
 
+START_BYTE = attrgetter("start_byte")
+
+
 def nodes_by_kind(root: tree_sitter.Node, name: str, kinds: frozenset[str]) -> dict[str, list[tree_sitter.Node]]:
     """Every node of the subscribed kinds under ``root``, in document order, in one C-side pass."""
     built = kinds_query(name, kinds)
@@ -78,5 +82,5 @@ def nodes_by_kind(root: tree_sitter.Node, name: str, kinds: frozenset[str]) -> d
     query, _ = built
     captures = tree_sitter.QueryCursor(query).captures(root)
     for nodes in captures.values():
-        nodes.sort(key=lambda node: node.start_byte)
+        nodes.sort(key=START_BYTE)  # captures come in match order, not document order
     return captures

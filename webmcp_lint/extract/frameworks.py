@@ -95,7 +95,10 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     if not script.of_kind("import_statement") and b"require" not in script.source.data:
         return
     seen = {tool.identity for tool in analysis.tools}
+    names = _import_reaching_names(script)
     for call in script.of_kind("call_expression"):
+        if _callee_base_name(call) not in names:
+            continue
         found = integration_of(call, script)
         if found is None:
             continue
@@ -109,6 +112,33 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
             if tool.identity not in seen:
                 seen.add(tool.identity)
                 analysis.tools.append(tool)
+
+
+# Initialisers of a variable that may hold an import: an alias, a namespace member, require().
+CALLEE_ALIAS_KINDS = frozenset({"identifier", "member_expression", "call_expression"})
+
+
+def _import_reaching_names(script: Script) -> frozenset[str]:
+    """Names that may lead to an import (imports, and the variables ``imported_origin`` follows).
+
+    Most calls go through none of them (``document.createElement``, ``items.map``),
+    and a set lookup rejects them before any name is resolved.
+    """
+    names = set()
+    for name, bindings in script.scopes.by_name.items():
+        for binding in bindings:
+            init = unwrap(binding.init) if binding.kind in ("const", "let", "var") else None
+            if binding.kind == "import" or (init is not None and init.type in CALLEE_ALIAS_KINDS):
+                names.add(name)
+    return frozenset(names)
+
+
+def _callee_base_name(call: Node) -> str | None:
+    """``f`` of ``f(...)`` and ``ns`` of ``ns.f(...)``: the name ``imported_origin`` starts from."""
+    callee = unwrap(call.child_by_field_name("function"))
+    if callee is not None and callee.type == "member_expression":
+        callee = unwrap(callee.child_by_field_name("object"))
+    return text(callee) if callee is not None and callee.type == "identifier" else None
 
 
 EXTRACTOR = Extractor(
