@@ -24,14 +24,16 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
-from webmcp_lint.syntax import call_arguments, enclosing_function, is_global_name, member_name, text, unwrap
+from webmcp_lint.syntax import call_arguments, enclosing_function, is_global_name, text, unwrap
 
 
 def reads_model_context(node: Node) -> bool:
     """``x.modelContext``, ``x?.modelContext`` or ``x["modelContext"]``."""
-    if node.type == "member_expression":
-        return member_name(node) == "modelContext"
-    if node.type == "subscript_expression":
+    kind = node.type
+    if kind == "member_expression":  # bytes compared, not decoded: every member expression of a file comes here
+        property_node = node.child_by_field_name("property")
+        return property_node is not None and property_node.text == b"modelContext"
+    if kind == "subscript_expression":
         index = node.child_by_field_name("index")
         return index is not None and index.type == "string" and string_value(index) == "modelContext"
     return False
