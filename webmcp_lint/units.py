@@ -111,9 +111,14 @@ def _compute(positions: list[int], jobs: int) -> list[dict]:
     """The entries of the units at ``positions`` of the current run, in that order."""
     # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
     if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL and "fork" in multiprocessing.get_all_start_methods():
+        # Largest files first, in small chunks, so no worker is left with a long tail at the end.
+        assert _RUN is not None
+        by_size = sorted(positions, key=lambda position: -len(_RUN.units[position].data))
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            return list(pool.map(_lint_unit_at, positions, chunksize=max(1, len(positions) // (jobs * 8))))
+            entries = dict(zip(by_size, pool.map(_lint_unit_at, by_size,
+                                                 chunksize=max(1, len(positions) // (jobs * 32)))))
+        return [entries[position] for position in positions]
     return [_lint_unit_at(position) for position in positions]
 
 
