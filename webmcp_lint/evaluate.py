@@ -138,7 +138,7 @@ def decode_escapes(raw: str) -> str:
         return _SIMPLE_ESCAPES.get(body, body)
 
     decoded = _ESCAPE.sub(replace, raw) if "\\" in raw else raw
-    if _SURROGATE.search(decoded):
+    if not decoded.isascii() and _SURROGATE.search(decoded):
         # Join escaped surrogate pairs ("\ud83d\ude00" is one emoji); a lone one becomes U+FFFD.
         decoded = decoded.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return decoded
@@ -146,10 +146,11 @@ def decode_escapes(raw: str) -> str:
 
 def string_value(node: Node) -> str | None:
     """The value of a string literal or a substitution-free template literal."""
-    if node.type == "string":
+    kind = node.type
+    if kind == "string":
         raw = node.text.decode("utf-8", errors="replace")
         return decode_escapes(raw[1:-1]) if len(raw) >= 2 else ""
-    if node.type == "template_string":
+    if kind == "template_string":
         if any(child.type == "template_substitution" for child in node.named_children):
             return None
         raw = node.text.decode("utf-8", errors="replace")
@@ -231,17 +232,19 @@ class Evaluator:
             return UNDEFINED
         if depth > MAX_DEPTH:
             return Unknown("too deep")
-        while node.type in TRANSPARENT_KINDS:
+        kind = node.type
+        while kind in TRANSPARENT_KINDS:
             inner = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
-            if node.type == "parenthesized_expression":
+            if kind == "parenthesized_expression":
                 inner = next((child for child in node.named_children if child.type != "comment"), None)
             if inner is None:
                 return UNKNOWN
             node = inner
-        method = getattr(self, "_" + node.type, None)
+            kind = node.type
+        method = _EVALUATE_KIND.get(kind)
         if method is None:
             return Unknown("dynamic", identifiers_in(node, 8))
-        return method(node, depth)
+        return method(self, node, depth)
 
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
@@ -778,6 +781,13 @@ def strip_transparent(node: Node | None) -> Node | None:
         else:
             node = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
     return node
+
+
+# The method evaluating each node kind: ``_<kind>`` (one dictionary lookup per node, no name built).
+_EVALUATE_KIND: dict[str, Callable[[Evaluator, Node, int], Value]] = {
+    name[1:]: method for name, method in vars(Evaluator).items()
+    if name.startswith("_") and not name.startswith("__") and callable(method)
+}
 
 
 def call_argument_nodes(call: Node) -> list[Node]:
