@@ -59,6 +59,8 @@ class Exclusion:
 
 @dataclass(frozen=True)
 class PerFileIgnore:
+    """A ``per-file-ignores`` entry: the codes turned off in files matching ``pattern`` (relative to ``root``)."""
+
     pattern: str
     codes: frozenset[str]
     root: Path

@@ -24,12 +24,16 @@ LINTED_SUFFIXES = frozenset(SCRIPT_LANGUAGE_BY_SUFFIX) | EMBEDDING_SUFFIXES
 
 @dataclass
 class Skip:
+    """A file or directory left out, and why (reported as a notice)."""
+
     path: str
     reason: str
 
 
 @dataclass
 class Discovery:
+    """What the command-line paths expand to: the files to lint (those named explicitly too), the skips, the missing."""
+
     files: list[Path] = field(default_factory=list)
     explicit: set[Path] = field(default_factory=set)
     skipped: list[Skip] = field(default_factory=list)

@@ -92,7 +92,10 @@ class SourceFile:
         """1-based (line, column) of a byte offset; columns in code points or UTF-16 units."""
         offset = max(0, min(offset, len(self.data)))
         line = self.line_index(offset)
-        prefix = self.data[self.line_starts[line]:offset].decode("utf-8", errors="replace")
+        prefix_bytes = self.data[self.line_starts[line]:offset]
+        if prefix_bytes.isascii():  # one code point and one UTF-16 unit per byte: no need to decode
+            return line + 1, len(prefix_bytes) + 1
+        prefix = prefix_bytes.decode("utf-8", errors="replace")
         if utf16:
             column = sum(2 if ord(ch) > 0xFFFF else 1 for ch in prefix)
         else:

@@ -31,6 +31,8 @@ FORMAT_MODULES = {
 
 @dataclass(frozen=True)
 class RenderOptions:
+    """How to render: colour, code frames, statistics, quiet, and per-format ``extra`` settings (read with ``get``)."""
+
     color: bool = False
     show_source: bool = True
     statistics: bool = False
