@@ -230,13 +230,18 @@ def _mentioned_parameter_names(tokens: Sequence[Token], names: Sequence[str]) ->
     or next to "parameter"/"field"/"input"... A short name that is also an English word is not a name
     when it is only used as a word ("Fetch the text of a URL" with a ``url`` parameter)."""
     found: list[str] = []
+    by_lower: dict[str, list[str]] = {}  # every match below is a name spelled like the token, case aside
+    for name in names:
+        by_lower.setdefault(name.lower(), []).append(name)
     for index, token in enumerate(tokens):
+        candidates = by_lower.get(token.lower)
+        if candidates is None:
+            continue
         if token.kind in ("quoted", "code"):
-            matches = [name for name in names if token.text == name or token.lower == name.lower()]
+            matches = candidates
         elif token.is_word:
-            matches = [name for name in names if token.text == name and _is_name_here(tokens, index, name)]
-            matches += [name for name in names if token.kind == "identifier" and token.lower == name.lower()
-                        and _looks_like_identifier(name)]
+            matches = [name for name in candidates if token.text == name and _is_name_here(tokens, index, name)]
+            matches += [name for name in candidates if token.kind == "identifier" and _looks_like_identifier(name)]
         else:
             continue
         found.extend(name for name in matches if name not in found)
@@ -367,6 +372,9 @@ def _boolean_pairs(sentence: list[Token]) -> list[Statement]:
 MAX_WORDS_BETWEEN_LISTED_VALUES = 4
 
 
+_WORD_JOINERS = re.compile(r"[_\-]+")
+
+
 def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str]) -> list[str]:
     """Which of ``values`` (enum values) the text lists: whole words (``price_low_to_high`` also as
     "price low to high") that stand close together, as a list does ("newest or oldest", "a, b and c").
@@ -383,7 +391,7 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
         if len(needle) < 2 or needle in words.STOP_WORDS:
             variants = {f"'{needle}'", f'"{needle}"', f"`{needle}`"} if needle in quoted else set()
         else:
-            variants = {needle, re.sub(r"[_\-]+", " ", needle)}
+            variants = {needle, _WORD_JOINERS.sub(" ", needle)}
         for variant in variants:
             if variant in lowered:  # the whole-word search below needs the text to hold it
                 hits.extend((match.start(), match.end(), value) for match in
@@ -770,12 +778,6 @@ class SchemaProperty:
         return self.schema is not None and (self.schema.has(key) or self.schema.open)
 
 
-def schema_properties(schema: Value) -> list[SchemaProperty]:
-    """Every property of a schema at any depth (nested objects, array items, ``anyOf`` branches...), in
-    source order; a property whose own schema is not static still counts, by its name."""
-    return list(_properties(schema)) if isinstance(schema, JSObject) else []
-
-
 def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:
     found: list[SchemaProperty] = []
     for entry in walk_schema(schema):
@@ -790,8 +792,11 @@ def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:
 _properties = PerObject(_walk_properties)  # about ten rules ask for each tool's parameters
 
 
-def input_properties(tool: ToolDefinition) -> list[SchemaProperty]:
-    return schema_properties(tool.get("inputSchema"))
+def input_properties(tool: ToolDefinition) -> tuple[SchemaProperty, ...]:
+    """Every property of the tool's inputSchema at any depth (nested objects, array items, ``anyOf``
+    branches...), in source order; a property whose own schema is not static still counts, by its name."""
+    schema = tool.get("inputSchema")
+    return _properties(schema) if isinstance(schema, JSObject) else ()
 
 
 @lru_cache(maxsize=4096)

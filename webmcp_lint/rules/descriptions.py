@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from tree_sitter import Node
 
@@ -87,7 +87,7 @@ def _quote(text: str) -> str:
 
 
 def _interpolated_keywords(description: Description, tool: ToolDefinition,
-                           properties: list[SchemaProperty]) -> list[str]:
+                           properties: Sequence[SchemaProperty]) -> list[str]:
     """``${SORT_ORDERS.join(", ")}`` where the schema's ``enum`` is ``SORT_ORDERS``: the same list, in prose."""
     used = referenced_identifiers(description.prop.value_node, tool)
     if not used:
@@ -186,20 +186,20 @@ def _missing_bound(statement: Statement, item: SchemaProperty) -> str | None:
     return " / ".join(f"`{key}`" for key in missing) if missing else None
 
 
-def _declared_by_some_parameter(statement: Statement, properties: list[SchemaProperty]) -> bool:
+def _declared_by_some_parameter(statement: Statement, properties: Sequence[SchemaProperty]) -> bool:
     """Every number of a stated bound is a bound some parameter's schema declares."""
     declared = [number for item in properties for number in item.bounds.values()]
     return bool(statement.values) and all(any(same_value(value, str(number)) for number in declared)
                                           for value in statement.values)
 
 
-def _names_parameters(statement: Statement, properties: list[SchemaProperty]) -> bool:
+def _names_parameters(statement: Statement, properties: Sequence[SchemaProperty]) -> bool:
     """"At least one of name or email": a list of parameters, not of values."""
     names = {item.name.lower() for item in properties}
     return all(value.lower() in names for value in statement.values)
 
 
-def _undeclared_in_parameter(description: Description, properties: list[SchemaProperty]) -> list[str]:
+def _undeclared_in_parameter(description: Description, properties: Sequence[SchemaProperty]) -> list[str]:
     item = description.owner
     if item.schema is None or item.schema.open or item.types == {"boolean"}:
         return []
@@ -223,7 +223,7 @@ def _mentioned(sentence_words: frozenset[str], item: SchemaProperty) -> bool:
                for word in name_words(item.name))
 
 
-def _undeclared_in_tool(description: Description, properties: list[SchemaProperty]) -> list[str]:
+def _undeclared_in_tool(description: Description, properties: Sequence[SchemaProperty]) -> list[str]:
     """Constraints the tool description states about a parameter it mentions (a list of values or a range in a
     sentence that names no parameter describes the result), and defaults no parameter declares."""
     facts = description.facts

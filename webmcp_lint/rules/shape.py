@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Iterator
 
 from tree_sitter import Node
@@ -117,7 +118,7 @@ EXCLUSIVE_BRANCHES = {
 @rule("WM203", "duplicate-tool-name", "warning", on=PROJECT)
 def duplicate_tool_name(project: Project) -> Iterator[Finding]:
     """Registrations that are live together: one page's top level, or one function body."""
-    groups: dict[tuple, list[tuple[Node, ToolDefinition]]] = {}
+    registered: list[tuple[str, Node, ToolDefinition]] = []
     for analysis in project.files:
         seen = set()
         for tool in analysis.tools:
@@ -129,9 +130,15 @@ def duplicate_tool_name(project: Project) -> Iterator[Finding]:
                 continue
             seen.add(identity)
             page = tool.registration.source.display_path if tool.registration else tool.source.display_path
-            function = enclosing_function(place)
-            key = (page, function.id if function is not None else None, tool.name)
-            groups.setdefault(key, []).append((place, tool))
+            registered.append((page, place, tool))
+    names_on_page = Counter((page, tool.name) for page, _, tool in registered)
+    groups: dict[tuple, list[tuple[Node, ToolDefinition]]] = {}
+    for page, place, tool in registered:
+        if names_on_page[page, tool.name] < 2:
+            continue  # a name registered once on its page has no duplicate (and needs no climb to its function)
+        function = enclosing_function(place)
+        key = (page, function.id if function is not None else None, tool.name)
+        groups.setdefault(key, []).append((place, tool))
     for entries in groups.values():
         entries.sort(key=lambda entry: (entry[0].start_byte, entry[1].node.start_byte))
         for index, (place, tool) in enumerate(entries):
@@ -652,12 +659,13 @@ def complex_input_schema(tool: ToolDefinition, project: Project) -> Iterator[Fin
     if prop is None or tool.source_kind == SourceKind.FORM:
         return
     for entry in walk_schema(prop.value, prop.value_node):
-        for keyword, shown in COMPLEX_KEYWORDS.items():
-            keyword_prop = entry.schema.props.get(keyword)
-            if keyword_prop is not None:
-                yield tool.finding(keyword_prop.key_node or tool.anchor,
-                                   f"{shown} in the input schema is handled poorly by many agents; prefer plain "
-                                   "properties with `enum`, `type` and `description`.")
+        if not entry.schema.props.keys().isdisjoint(COMPLEX_KEYWORDS):  # most schemas use none of them
+            for keyword, shown in COMPLEX_KEYWORDS.items():
+                keyword_prop = entry.schema.props.get(keyword)
+                if keyword_prop is not None:
+                    yield tool.finding(keyword_prop.key_node or tool.anchor,
+                                       f"{shown} in the input schema is handled poorly by many agents; prefer plain "
+                                       "properties with `enum`, `type` and `description`.")
         if entry.object_depth == MAX_OBJECT_LEVELS + 1 and entry.is_object:
             yield tool.finding(entry.key_node or entry.node or tool.anchor,
                                f"The input schema nests objects more than {MAX_OBJECT_LEVELS} levels deep, which many "
