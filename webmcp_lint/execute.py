@@ -36,8 +36,8 @@ EQUALITY_OPERATORS = frozenset({"==", "===", "!=", "!=="})
 COLLECTED_KINDS = frozenset({
     "call_expression", "new_expression", "await_expression", "throw_statement", "return_statement",
     "catch_clause", "member_expression", "subscript_expression", "binary_expression", "unary_expression",
-    "assignment_expression", "augmented_assignment_expression", "variable_declarator", "identifier",
-    "object", "if_statement", "shorthand_property_identifier", "property_identifier", "ternary_expression",
+    "assignment_expression", "augmented_assignment_expression", "variable_declarator", "object",
+    "ternary_expression",
 }) | LOOP_KINDS
 # Methods of an axios/ky client that take a signal: only for these is the receiver traced to its creation.
 CLIENT_METHODS = frozenset(api.split(".", 1)[1] for api in apis.SIGNAL_APIS if api.startswith(("axios.", "ky.")))
@@ -190,9 +190,12 @@ def dotted_name(node: Node | None) -> str | None:
     return None
 
 
-def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
-    """``dotted_name`` and ``root_identifier`` of an unwrapped callee, in one pass down its member chain."""
-    parts: list[str] = []
+def callee_names(callee: Node | None, parts: list[str] | None = None) -> tuple[str | None, Node | None]:
+    """``dotted_name`` and ``root_identifier`` of an unwrapped callee, in one pass down its member chain.
+
+    ``parts``: the property names already read on the way down to ``callee``, last first.
+    """
+    parts = [] if parts is None else parts
     current = callee
     while current is not None and current.type == "member_expression" and len(parts) < 16:
         parts.append(text(current.child_by_field_name("property")))
@@ -351,8 +354,10 @@ class ExecuteModel:
         self._raw: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
+        self._identifiers: list[Node] = []  # in walk order, to find the functions declared inside that run
         self._met: list[Node] = []  # the functions and classes the walk came to and did not enter
         self._unwalked: tuple[list[int], list[int]] | None = None
+        self._unwalked_body: Node | None = None  # execute's body: what lies outside it is not walked
         self._walk()
         self._source_text = function.text  # every node the walk keeps lies inside it
         self._mentions: _Positions | None = None  # the tokens naming the signal, once its names are all known
@@ -375,6 +380,7 @@ class ExecuteModel:
         self.fetches = [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
         self.timers = [call for call in self.calls
                        if call.name in ("setTimeout", "setInterval") and self.is_global(call)]
+        self._try_blocks = self._catching_try_blocks()
         self.throws = [self._throw(node, owner) for node, owner in self._raw["throw_statement"]]
         self.rejects = self._rejects()
         # Positions of what catches and loops ask about, so each asks with a bisect, not a scan.
@@ -494,7 +500,8 @@ class ExecuteModel:
         """The walk reached ``node``: it is in execute's body and in none of the parts the walk left out."""
         if self._unwalked is None:
             self._unwalked = self._unwalked_spans()
-        body = self.function.child_by_field_name("body")
+            self._unwalked_body = self.function.child_by_field_name("body")
+        body = self._unwalked_body
         if body is None or node.start_byte < body.start_byte or node.end_byte > body.end_byte:
             return False
         starts, ends = self._unwalked
@@ -552,9 +559,9 @@ class ExecuteModel:
             if queue or not self._local_functions:
                 continue
             # Functions declared inside execute run only when it refers to them.
-            identifiers = self._raw["identifier"]
+            identifiers = self._identifiers
             while checked_identifiers < len(identifiers):
-                identifier, _ = identifiers[checked_identifiers]
+                identifier = identifiers[checked_identifiers]
                 checked_identifiers += 1
                 declared = self._local_function(identifier)
                 if declared is not None and declared.id not in included:
@@ -576,9 +583,9 @@ class ExecuteModel:
             kind = node.type
             if kind in COLLECTED_KINDS:
                 raw[kind].append((node, function))
-                if kind in TOKEN_KINDS:
-                    continue
             elif kind in TOKEN_KINDS:
+                if kind == "identifier":
+                    self._identifiers.append(node)
                 continue
             elif kind in FUNCTION_KINDS:
                 self._met.append(node)
@@ -653,10 +660,15 @@ class ExecuteModel:
             name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
             return Call(node, f"new {strip_global(name)}" if name else None, None, None, arguments, owner, root)
         callee = unwrap(node.child_by_field_name("function"))
-        method = member_name(callee) if callee is not None else None
-        receiver = unwrap(callee.child_by_field_name("object")) if method is not None else None
-        name, root = callee_names(callee)
-        return Call(node, strip_global(name), method, receiver, arguments, owner, root)
+        if callee is None or callee.type != "member_expression":
+            name, root = callee_names(callee)
+            return Call(node, strip_global(name), None, None, arguments, owner, root)
+        prop = callee.child_by_field_name("property")
+        written = text(prop)
+        receiver = unwrap(callee.child_by_field_name("object"))
+        name, root = callee_names(receiver, [written])
+        return Call(node, strip_global(name), written if prop is not None else None,
+                    receiver if prop is not None else None, arguments, owner, root)
 
     def is_global(self, call: Call) -> bool:
         """The callee's root name is not declared in the file (or is an import).
@@ -802,7 +814,7 @@ class ExecuteModel:
     def _find_abort_checks(self) -> list[Node]:
         """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
         checks = [node for node, _ in self._raw["member_expression"]
-                  if member_name(node) == "aborted" and self.is_signal(node.child_by_field_name("object"))] \
+                  if _property_is(node, b"aborted") and self.is_signal(node.child_by_field_name("object"))] \
             if b"aborted" in self._source_text else []
         checks.extend(call.node for call in self.calls if call.method == "throwIfAborted")
         if not self._may_hold_string("AbortError"):
@@ -961,7 +973,23 @@ class ExecuteModel:
         argument = unwrap(node.named_children[0]) if node.named_children else None
         reason = argument is not None and argument.type == "member_expression" and member_name(argument) == "reason" \
             and self.is_signal(argument.child_by_field_name("object"))
-        return Throw(node, owner, reason, self.abort_guarded(node), _caught_locally(node))
+        return Throw(node, owner, reason, self.abort_guarded(node), self._caught_locally(node, owner))
+
+    def _catching_try_blocks(self) -> list[tuple[int, int, int]]:
+        """(start, end, function id) of each try block that has a catch, from the catch clauses the walk kept."""
+        blocks = []
+        for node, owner in self._raw["catch_clause"]:
+            statement = node.parent
+            body = statement.child_by_field_name("body") if statement is not None \
+                and statement.type == "try_statement" else None
+            if body is not None:
+                blocks.append((body.start_byte, body.end_byte, owner.id))
+        return blocks
+
+    def _caught_locally(self, node: Node, owner: Node) -> bool:
+        """``node`` is in a try block with a catch, in the same function (no function between them)."""
+        return any(start <= node.start_byte and node.end_byte <= end and function == owner.id
+                   for start, end, function in self._try_blocks)
 
     def _rejects(self) -> list[Reject]:
         found: list[Reject] = []
@@ -1282,9 +1310,12 @@ class ExecuteModel:
         """Checks of the input (WM408): typeof, in, instanceof, includes/has, comparisons, validators..."""
         found: list[Node] = []
         names = self.input_names
+        written_names = [name.encode() for name in names]
 
         def mentions_input(node: Node) -> bool:
-            return mentions_names(node, names, MENTION_LIMIT, into_functions=False)
+            written = node.text  # a name it uses is spelled in its text
+            return any(name in written for name in written_names) \
+                and mentions_names(node, names, MENTION_LIMIT, into_functions=False)
 
         for node, _ in self._raw["unary_expression"]:
             operator = node.child_by_field_name("operator")
@@ -1339,6 +1370,12 @@ def _signal_local(element: Node) -> str | None:
         if value.type == "identifier":
             return text(value)
     return None
+
+
+def _property_is(member: Node, written: bytes) -> bool:
+    """``member`` is a member expression whose property is written ``written`` (bytes: no decoding)."""
+    prop = member.child_by_field_name("property")
+    return prop is not None and prop.text == written
 
 
 def _token_names_signal(kind: str, written: bytes, names: set[bytes]) -> bool:
@@ -1448,16 +1485,6 @@ def _leads_to(check: Node, node: Node) -> bool:
     return negated or contains(statement, node)
 
 
-def _caught_locally(node: Node) -> bool:
-    child, current = node, node.parent
-    while current is not None and current.type not in FUNCTION_KINDS:
-        if current.type == "try_statement" and current.child_by_field_name("body") == child \
-                and current.child_by_field_name("handler") is not None:
-            return True
-        child, current = current, current.parent
-    return False
-
-
 def _enclosing_if_condition(node: Node) -> Node | None:
     """The condition of the nearest ``if`` whose branch holds ``node`` (within its function)."""
     child, current = node, node.parent
@@ -1523,13 +1550,18 @@ def execute_function(tool: ToolDefinition) -> Node | None:
 
 
 def _script_holding(node: Node, tool: ToolDefinition, project: Project | None) -> Script | None:
+    if tool.script is not None and _in_tree(node, tool.script):
+        return tool.script  # the usual case, told without climbing to the root (``.parent`` is not cheap)
     root = node
     while root.parent is not None:
         root = root.parent
-    if tool.script is not None and tool.script.tree.root_node == root:
-        return tool.script
     candidates = (script for analysis in project.files for script in analysis.scripts) if project is not None else ()
     return next((script for script in candidates if script is not None and script.tree.root_node == root), None)
+
+
+def _in_tree(node: Node, script: Script) -> bool:
+    """``node`` belongs to the script's parse tree: the tree's smallest node over its bytes is the node itself."""
+    return script.tree.root_node.descendant_for_byte_range(node.start_byte, node.end_byte) == node
 
 
 def execute_of(tool: ToolDefinition, project: Project | None = None) -> ExecuteModel | None:
