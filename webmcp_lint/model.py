@@ -180,7 +180,12 @@ class ToolDefinition:
 
     def finding(self, node: Node, message: str, fix: "Fix | None" = None, source: SourceFile | None = None) -> "Finding":
         if source is None:
-            owner = script_of(node)  # a property spread in from another module points into that module
+            # A property spread in from another module points into that module. A node of the tool's own tree
+            # is recognised from its root in one step (script_of climbs .parent, which tree-sitter computes
+            # from the root at every step).
+            own = self.script is not None and \
+                self.script.tree.root_node.descendant_for_byte_range(node.start_byte, node.end_byte) == node
+            owner = self.script if own else script_of(node)
             source = owner.source if owner is not None else self.source
         return Finding(source, node.start_byte, node.end_byte, message, self.name, fix)
 

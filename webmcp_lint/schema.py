@@ -24,7 +24,7 @@ SCHEMA_LIST_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "ite
 SUBSCHEMA_KEYWORDS = SINGLE_SCHEMA_KEYWORDS | SCHEMA_MAP_KEYWORDS | SCHEMA_LIST_KEYWORDS
 
 
-@dataclass
+@dataclass(slots=True)
 class SchemaEntry:
     """One schema object inside a tool's schema.
 
