@@ -57,6 +57,7 @@ class Cache:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.directory = root / build_fingerprint()
+        self._prepared = False  # whether this run made sure the directory exists (one stat, not one per entry)
 
     def load(self, key: str) -> dict | None:
         try:
@@ -80,10 +81,12 @@ class Cache:
             pass  # a read-only or full disk: the run's result stands, the next run recomputes
 
     def _prepare(self) -> None:
-        if self.directory.is_dir():
+        if self._prepared:
             return
-        self.directory.mkdir(parents=True, exist_ok=True)
-        for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "*\n")):
-            marker = self.root / name
-            if not marker.exists():
-                marker.write_text(text, encoding="utf-8")
+        if not self.directory.is_dir():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "*\n")):
+                marker = self.root / name
+                if not marker.exists():
+                    marker.write_text(text, encoding="utf-8")
+        self._prepared = True
