@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import weakref
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from tree_sitter import Node
 
@@ -342,7 +343,7 @@ class ExecuteModel:
         self.is_async = is_async(function)
         params = parameters_of(function)
         self.parameter_count = len(params)
-        self.input = _input_param(params[0]) if params else None
+        self._first_parameter = params[0] if params else None
         self.options = _options_param(params[1]) if len(params) > 1 else None
         self.signal_names: set[str] = set()
         self.options_names: set[str] = set()
@@ -351,7 +352,9 @@ class ExecuteModel:
         self.functions: list[Node] = []  # execute first, then nested functions that run with it
         self.abort_listeners: set[int] = set()  # ids of functions that run when the signal aborts
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
-        self._raw: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
+        # (node, function it is in) for each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
+        self._found: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
+        self._in_order: set[str] = set()
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
         self._identifiers: list[Node] = []  # in walk order, to find the functions declared inside that run
@@ -367,37 +370,96 @@ class ExecuteModel:
         self.calls: list[Call] = []
         self._calls_by_id: dict[int, Call] = {}
         self._build_calls()
-        self.abort_checks = self._find_abort_checks()
-        self._abort_positions = _Positions(self.abort_checks)
         self._find_roles()
-        self.returns = self._returns()
-        self.awaits: list[tuple[Node, Node]] = self._raw["await_expression"]
+        self.awaits: list[tuple[Node, Node]] = self._kept("await_expression")
         self._mark_awaited()
         self.awaited_calls = [call for call in self.calls if call.awaited]
         self.throw_if_aborted_calls = [call for call in self.calls if call.method == "throwIfAborted"]
         self.signal_api_calls = [api for api in map(self._signal_api_call, self.calls) if api is not None]
         self._signal_api_ids = {api.call.node.id for api in self.signal_api_calls}
-        self.fetches = [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
-        self.timers = [call for call in self.calls
-                       if call.name in ("setTimeout", "setInterval") and self.is_global(call)]
-        self._try_blocks = self._catching_try_blocks()
-        self.throws = [self._throw(node, owner) for node, owner in self._raw["throw_statement"]]
-        self.rejects = self._rejects()
-        # Positions of what catches and loops ask about, so each asks with a bisect, not a scan.
-        self._abortable_positions = _Positions([
-            call.node for call in self.calls
-            if call.method == "throwIfAborted" or any(map(self.mentions_signal, call.arguments))])
-        self._rethrow_positions = _Positions([node for node, _ in self._raw["throw_statement"]]
-                                             + [reject.node for reject in self.rejects])
-        self._await_positions = _Positions([node for node, _ in self.awaits])
-        self._await_owner = {node.id: owner for node, owner in self.awaits}
-        self._timer_positions = _Positions([timer.node for timer in self.timers])
-        self.catches = [self._catch(node, owner) for node, owner in self._raw["catch_clause"]]
-        self.loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._raw[kind]]
-        self.loops.sort(key=lambda loop: loop.node.start_byte)
-        self._loops_by_id = {loop.node.id: loop for loop in self.loops}
-        self.writes = self._writes()
-        self.input_names = self._input_names()
+
+    # The facts below are each built on first use: not every rule asks every tool for every one.
+
+    @cached_property
+    def input(self) -> InputParam | None:
+        return _input_param(self._first_parameter) if self._first_parameter is not None else None
+
+    @cached_property
+    def abort_checks(self) -> list[Node]:
+        return self._find_abort_checks()
+
+    @cached_property
+    def returns(self) -> list[Return]:
+        return self._returns()
+
+    @cached_property
+    def fetches(self) -> list[Fetch]:
+        return [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
+
+    @cached_property
+    def timers(self) -> list[Call]:
+        return [call for call in self.calls if call.name in ("setTimeout", "setInterval") and self.is_global(call)]
+
+    @cached_property
+    def throws(self) -> list[Throw]:
+        return [self._throw(node, owner) for node, owner in self._kept("throw_statement")]
+
+    @cached_property
+    def rejects(self) -> list[Reject]:
+        return self._rejects()
+
+    @cached_property
+    def catches(self) -> list[CatchClause]:
+        return [self._catch(node, owner) for node, owner in self._kept("catch_clause")]
+
+    @cached_property
+    def loops(self) -> list[Loop]:
+        loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._kept(kind)]
+        loops.sort(key=lambda loop: loop.node.start_byte)
+        return loops
+
+    @cached_property
+    def writes(self) -> list[Write]:
+        return self._writes()
+
+    @cached_property
+    def input_names(self) -> set[str]:
+        return self._input_names()
+
+    # Positions of what abort guards, catches and loops ask about, so each asks with a bisect, not a scan.
+
+    @cached_property
+    def _abort_positions(self) -> _Positions:
+        return _Positions(self.abort_checks)
+
+    @cached_property
+    def _abortable_positions(self) -> _Positions:
+        return _Positions([call.node for call in self.calls
+                           if call.method == "throwIfAborted" or any(map(self.mentions_signal, call.arguments))])
+
+    @cached_property
+    def _rethrow_positions(self) -> _Positions:
+        return _Positions([node for node, _ in self._kept("throw_statement")] + [reject.node for reject in self.rejects])
+
+    @cached_property
+    def _await_positions(self) -> _Positions:
+        return _Positions([node for node, _ in self.awaits])
+
+    @cached_property
+    def _await_owner(self) -> dict[int, Node]:
+        return {node.id: owner for node, owner in self.awaits}
+
+    @cached_property
+    def _timer_positions(self) -> _Positions:
+        return _Positions([timer.node for timer in self.timers])
+
+    @cached_property
+    def _loops_by_id(self) -> dict[int, Loop]:
+        return {loop.node.id: loop for loop in self.loops}
+
+    @cached_property
+    def _try_blocks(self) -> list[tuple[int, int, int]]:
+        return self._catching_try_blocks()
 
     # ---------------------------------------------------------------- signal names
 
@@ -415,15 +477,29 @@ class ExecuteModel:
 
     def _find_signal_aliases(self) -> None:
         """``const { signal } = opts``, ``const s = opts.signal``, ``s = signal``, ``AbortSignal.any([signal])``."""
-        declarators = [node for node, _ in self._raw["variable_declarator"]]
-        assignments = [node for node, _ in self._raw["assignment_expression"]]
+        bindings = [(node.child_by_field_name("name"), node.child_by_field_name("value"))
+                    for node, _ in self._kept("variable_declarator")]
+        bindings.extend((node.child_by_field_name("left"), node.child_by_field_name("right"))
+                        for node, _ in self._kept("assignment_expression"))
+
+        def known() -> tuple[int, int]:
+            return len(self.signal_names), len(self.options_names)
+
+        words: tuple[bytes, ...] | None = None  # what a value that aliases the signal must spell, for the names known
         for _ in range(ALIAS_PASSES):
-            before = (len(self.signal_names), len(self.options_names))
-            for declarator in declarators:
-                self._alias(declarator.child_by_field_name("name"), declarator.child_by_field_name("value"))
-            for assignment in assignments:
-                self._alias(assignment.child_by_field_name("left"), assignment.child_by_field_name("right"))
-            if (len(self.signal_names), len(self.options_names)) == before:
+            before = known()
+            for target, value in bindings:
+                if value is None:
+                    continue
+                if words is None:
+                    words = self._signal_words() + (b"AbortSignal",)
+                written = value.text
+                if any(word in written for word in words):
+                    names = known()
+                    self._alias(target, value)
+                    if known() != names:
+                        words = None
+            if known() == before:
                 break
 
     def _alias(self, target: Node | None, value: Node | None) -> None:
@@ -566,17 +642,22 @@ class ExecuteModel:
                 declared = self._local_function(identifier)
                 if declared is not None and declared.id not in included:
                     queue.append(declared)
-        for found in self._raw.values():
-            if len(found) > 1:
-                found.sort(key=lambda pair: pair[0].start_byte)
+
+    def _kept(self, kind: str) -> list[tuple[Node, Node]]:
+        """The nodes of ``kind`` the walk kept, with their function, in source order (sorted on first use)."""
+        found = self._found[kind]
+        if kind not in self._in_order:
+            found.sort(key=lambda pair: pair[0].start_byte)
+            self._in_order.add(kind)
+        return found
 
     def _walk_function(self, function: Node, queue: list[Node]) -> None:
         body = function.child_by_field_name("body")
         if body is None:
             return
         if body.type != "statement_block":
-            self._raw["return_statement"].append((body, function))  # an arrow's expression body is its return
-        raw = self._raw
+            self._found["return_statement"].append((body, function))  # an arrow's expression body is its return
+        raw = self._found
         stack = [body]
         while stack:
             node = stack.pop()
@@ -648,7 +729,7 @@ class ExecuteModel:
 
     def _build_calls(self) -> None:
         for kind in ("call_expression", "new_expression"):
-            for node, owner in self._raw[kind]:
+            for node, owner in self._found[kind]:  # in walk order: the calls are sorted below
                 call = self._call(node, owner)
                 self.calls.append(call)
                 self._calls_by_id[node.id] = call
@@ -792,7 +873,7 @@ class ExecuteModel:
                     pattern, _ = parameter_pattern(params[1])
                     if pattern.type == "identifier":
                         self.promise_executors[executor.id] = text(pattern)
-        for node, _ in self._raw["assignment_expression"]:
+        for node, _ in self._kept("assignment_expression"):
             left = unwrap(node.child_by_field_name("left"))
             if left is not None and member_name(left) == "onabort" and self.is_signal(left.child_by_field_name("object")):
                 listener = self._function_value(node.child_by_field_name("right"))
@@ -813,13 +894,13 @@ class ExecuteModel:
 
     def _find_abort_checks(self) -> list[Node]:
         """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
-        checks = [node for node, _ in self._raw["member_expression"]
+        checks = [node for node, _ in self._kept("member_expression")
                   if _property_is(node, b"aborted") and self.is_signal(node.child_by_field_name("object"))] \
             if b"aborted" in self._source_text else []
         checks.extend(call.node for call in self.calls if call.method == "throwIfAborted")
         if not self._may_hold_string("AbortError"):
             return checks
-        for node, _ in self._raw["binary_expression"]:
+        for node, _ in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in EQUALITY_OPERATORS and any(
                     _string(node.child_by_field_name(side)) == "AbortError" for side in ("left", "right")):
@@ -978,7 +1059,7 @@ class ExecuteModel:
     def _catching_try_blocks(self) -> list[tuple[int, int, int]]:
         """(start, end, function id) of each try block that has a catch, from the catch clauses the walk kept."""
         blocks = []
-        for node, owner in self._raw["catch_clause"]:
+        for node, owner in self._kept("catch_clause"):
             statement = node.parent
             body = statement.child_by_field_name("body") if statement is not None \
                 and statement.type == "try_statement" else None
@@ -1025,7 +1106,7 @@ class ExecuteModel:
 
     def _returns(self) -> list[Return]:
         found = []
-        for node, owner in self._raw["return_statement"]:
+        for node, owner in self._found["return_statement"]:  # in walk order: sorted below
             if node.type == "return_statement":
                 value = next((child for child in node.named_children if child.type != "comment"), None)
                 found.append(Return(node, value, owner))
@@ -1110,7 +1191,7 @@ class ExecuteModel:
         for fetch in self.fetches:
             if fetch.method in apis.WRITE_HTTP_METHODS:
                 found.append(Write(fetch.call.node, "http", f"{fetch.api}() with method {fetch.method}"))
-        for node, _ in self._raw["assignment_expression"]:
+        for node, _ in self._kept("assignment_expression"):
             target = strip_global(dotted_name(node.child_by_field_name("left")))
             if target in apis.WRITE_ASSIGNMENTS:
                 found.append(Write(node, "cookie", f"{target} ="))
@@ -1151,7 +1232,7 @@ class ExecuteModel:
             names.update(key.local for key in self.input.keys.values() if key.local)
         if not names:
             return names
-        declarators = [node for node, _ in self._raw["variable_declarator"]]
+        declarators = [node for node, _ in self._kept("variable_declarator")]
         for _ in range(ALIAS_PASSES):
             before = len(names)
             for declarator in declarators:
@@ -1172,11 +1253,11 @@ class ExecuteModel:
             reads.setdefault(key.key, []).append(key.node)
         if self.input.name is None:
             return reads
-        for node, _ in self._raw["member_expression"] + self._raw["subscript_expression"]:
+        for node, _ in self._kept("member_expression") + self._kept("subscript_expression"):
             key = self.input_member_key(node)
             if key is not None:
                 reads.setdefault(key, []).append(node)
-        for declarator, _ in self._raw["variable_declarator"]:
+        for declarator, _ in self._kept("variable_declarator"):
             target = declarator.child_by_field_name("name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is not None and target.type == "object_pattern" and self._is_input(value):
@@ -1213,7 +1294,7 @@ class ExecuteModel:
         if self.input is None:
             return locals_
         locals_.update({key.local: key.key for key in self.input.keys.values() if key.local})
-        for declarator, _ in self._raw["variable_declarator"] if self._input_named else ():
+        for declarator, _ in self._kept("variable_declarator") if self._input_named else ():
             target = declarator.child_by_field_name("name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is None or value is None:
@@ -1232,7 +1313,7 @@ class ExecuteModel:
         if self.input is None:
             return keys
         keys.update(key.key for key in self.input.keys.values() if key.default is not None)
-        for declarator, _ in self._raw["variable_declarator"] if self._input_named else ():
+        for declarator, _ in self._kept("variable_declarator") if self._input_named else ():
             target = declarator.child_by_field_name("name")
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
@@ -1249,7 +1330,7 @@ class ExecuteModel:
                 return locals_.get(text(node))
             return self.input_member_key(node)
 
-        for node, _ in self._raw["binary_expression"]:
+        for node, _ in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             op = operator.type if operator is not None else ""
@@ -1268,7 +1349,7 @@ class ExecuteModel:
                 key = None
             if key is not None:
                 keys.add(key)
-        for node, _ in self._raw["ternary_expression"]:
+        for node, _ in self._kept("ternary_expression"):
             # `typeof r === "number" ? r : 5`: the key tested, kept in one branch, replaced in the other
             condition = node.child_by_field_name("condition")
             if condition is None:
@@ -1277,13 +1358,13 @@ class ExecuteModel:
             key = next((key for key in branches if key is not None), None)
             if key is not None and branches.count(key) == 1 and key in {key_of(name) for name in _names_in(condition)}:
                 keys.add(key)
-        for node, _ in self._raw["augmented_assignment_expression"]:
+        for node, _ in self._kept("augmented_assignment_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in ("??=", "||="):
                 key = key_of(node.child_by_field_name("left"))
                 if key is not None:
                     keys.add(key)
-        for node, _ in self._raw["assignment_expression"]:
+        for node, _ in self._kept("assignment_expression"):
             # `if (!sort) sort = "newest";`: a value set under a condition on the same key
             key = key_of(node.child_by_field_name("left"))
             condition = _enclosing_if_condition(node)
@@ -1295,7 +1376,7 @@ class ExecuteModel:
         """``{ ...DEFAULTS, ...input }`` or ``Object.assign({...}, input)``: every key may get a default."""
         if not self._input_named:
             return False
-        for node, _ in self._raw["object"]:
+        for node, _ in self._kept("object"):
             spreads = [child for child in node.named_children if child.type == "spread_element"]
             if len(node.named_children) > 1 and any(
                     self._is_input(spread.named_children[0] if spread.named_children else None) for spread in spreads):
@@ -1317,7 +1398,7 @@ class ExecuteModel:
             return any(name in written for name in written_names) \
                 and mentions_names(node, names, MENTION_LIMIT, into_functions=False)
 
-        for node, _ in self._raw["unary_expression"]:
+        for node, _ in self._kept("unary_expression"):
             operator = node.child_by_field_name("operator")
             if operator is None:
                 continue
@@ -1325,7 +1406,7 @@ class ExecuteModel:
                 found.append(node)
             elif operator.type == "!" and mentions_input(node) and _in_if_condition(node):
                 found.append(node)  # if (!query) return { error: ... }
-        for node, _ in self._raw["binary_expression"]:
+        for node, _ in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else ""
             if op in ("in", "instanceof") or (op in COMPARISON_OPERATORS and mentions_input(node)):
