@@ -48,6 +48,17 @@ def test_aliases_of_model_contexts(code):
     assert [tool.name for tool in analyze(code, "app.ts").tools] == ["get_time"]
 
 
+def test_an_alias_is_found_only_where_an_identifier_spells_it():
+    code = (f"const mc = document.modelContext;\n"
+            f"// mc.registerTool in a comment, \"mc.registerTool\" in a string\n"
+            f"mcx.registerTool({TOOL}); $mc.registerTool({TOOL}); mc$.registerTool({TOOL}); obj.mc.registerTool({TOOL});\n"
+            f"const émc = 1; (mc).registerTool({{ ...{TOOL}, name: \"second\" }});\n"
+            f"mc.registerTool({TOOL});")
+    analysis = analyze(code)
+    assert [tool.name for tool in analysis.tools] == ["second", "get_time"]
+    assert [ref.node.text for ref in analysis.model_context_refs] == [b"document.modelContext", b"mc", b"mc"]
+
+
 @pytest.mark.parametrize("code", [
     'server.registerTool("get_time", { description: "d" }, async () => ({ content: [] }));',
     f"registry.modelContext.registerTool({TOOL});",

@@ -9,6 +9,8 @@ A receiver is a model context when it is ``document.modelContext`` (through
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSObject, Unknown, string_value
@@ -67,6 +69,22 @@ def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str
             if is_global_name(binding.init, "navigator", script.scopes):
                 return "navigator"
     return None
+
+
+def identifiers_named(script: Script, names: set[str]) -> list[Node]:
+    """The identifier nodes spelled as one of ``names``, in document order.
+
+    Found by searching the file's bytes and asking the tree what stands at each
+    match: a few lookups instead of visiting every identifier of the file.
+    """
+    spellings = b"|".join(re.escape(name.encode("utf-8")) for name in sorted(names))
+    root = script.tree.root_node
+    found = []
+    for match in re.finditer(rb"(?<![\w$])(?:" + spellings + rb")(?![\w$])", script.source.data):
+        node = root.named_descendant_for_byte_range(match.start(), match.end())
+        if node is not None and node.type == "identifier" and node.byte_range == match.span():
+            found.append(node)
+    return found
 
 
 def _source_kind(definition: Node) -> SourceKind:
@@ -128,14 +146,13 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                 if kind == "navigator":
                     analysis.navigator_reaches.append(NavigatorReach(script, member, unwrap(member.child_by_field_name("object"))))
     if alias_names:
-        for identifier in script.of_kind("identifier"):
-            if text(identifier) in alias_names:
-                parent = identifier.parent
-                if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") == identifier:
-                    continue
-                kind = model_context_kind(identifier, script)
-                if kind is not None:
-                    refs[identifier.id] = ModelContextRef(script, identifier, kind == "navigator")
+        for identifier in identifiers_named(script, alias_names):
+            parent = identifier.parent
+            if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") == identifier:
+                continue
+            kind = model_context_kind(identifier, script)
+            if kind is not None:
+                refs[identifier.id] = ModelContextRef(script, identifier, kind == "navigator")
     analysis.model_context_refs.extend(sorted(refs.values(), key=lambda ref: ref.node.start_byte))
 
     for call in script.of_kind("call_expression"):
@@ -182,7 +199,7 @@ EXTRACTOR = Extractor(
     # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
     triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
     kinds=frozenset({"member_expression", "subscript_expression", "call_expression", "binary_expression",
-                     "variable_declarator", "identifier"}),
+                     "variable_declarator"}),
     extract=_extract,
     order=10,
 )
