@@ -87,14 +87,15 @@ def _returned_foreign_fetch(model: ExecuteModel) -> Fetch | None:
 _untrusted_fetch = PerObject(_returned_foreign_fetch)
 
 
-def _expression_around(call: Node) -> Node:
-    """Climb from a request call through await, parentheses and chained calls (``.then``, ``.json()``)."""
-    current = call
-    while current.parent is not None and (current.parent.type in (
+def _expression_around(call: Node) -> tuple[Node, Node | None]:
+    """Climb from a request call through await, parentheses and chained calls (``.then``, ``.json()``):
+    the whole expression, and its parent (read once per step: tree-sitter works out .parent from the root)."""
+    current, parent = call, call.parent
+    while parent is not None and (parent.type in (
             "await_expression", "parenthesized_expression", "member_expression", "call_expression",
-            "as_expression", "non_null_expression") or _is_await_call_argument(current.parent)):
-        current = current.parent
-    return current
+            "as_expression", "non_null_expression") or _is_await_call_argument(parent)):
+        current, parent = parent, parent.parent
+    return current, parent
 
 
 def _is_await_call_argument(node: Node) -> bool:
@@ -108,8 +109,7 @@ def _reads_body(expression: Node, fetch: Fetch) -> bool:
 
 
 def _body_returned(fetch: Fetch, model: ExecuteModel) -> bool:
-    expression = _expression_around(fetch.call.node)
-    parent = expression.parent
+    expression, parent = _expression_around(fetch.call.node)
     body_names: set[str] = set()
     response_names: set[str] = set()
     if parent is not None and parent.type == "variable_declarator":

@@ -85,10 +85,9 @@ def unguarded_model_context(analysis: FileAnalysis) -> Iterator[Finding]:
 
 def accessed_member(node: Node) -> Node | None:
     """The member access or subscript made on ``node`` (through parentheses, casts and ``!``), if any."""
-    current = node
-    while current.parent is not None and current.parent.type in WRAPPER_KINDS:
-        current = current.parent
-    parent = current.parent
+    current, parent = node, node.parent  # .parent read once per step: tree-sitter works it out from the root
+    while parent is not None and parent.type in WRAPPER_KINDS:
+        current, parent = parent, parent.parent
     if parent is not None and parent.type in ("member_expression", "subscript_expression") \
             and parent.child_by_field_name("object") == current:
         return parent
@@ -98,7 +97,7 @@ def accessed_member(node: Node) -> Node | None:
 def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> bool:
     """Whether every path to ``node`` passes a check that a model context exists (``exits``: a cache)."""
     child = node
-    for parent in ancestors(node):
+    for parent in _ancestors(node, script):
         kind = parent.type
         if kind in ("if_statement", "ternary_expression", "while_statement"):
             condition = parent.child_by_field_name("condition")
@@ -118,6 +117,17 @@ def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> 
             return True
         child = parent
     return False
+
+
+def _ancestors(node: Node, script: Script) -> list[Node]:
+    """``node``'s ancestors, nearest first, found from the root down: tree-sitter works out each ``.parent``
+    from the root, so climbing walks the tree once per step."""
+    path = []
+    current = script.tree.root_node
+    while current is not None and current != node:
+        path.append(current)
+        current = current.child_with_descendant(node)
+    return path[::-1] if current is not None else list(ancestors(node))
 
 
 def _first_guarding_exit_end(block: Node, script: Script, exits: dict[int, float]) -> float:
@@ -352,15 +362,13 @@ def floating_registration_promise(analysis: FileAnalysis) -> Iterator[Finding]:
 
 def _promise_dropped(call: Node) -> bool:
     """The call's value ends in an expression statement: nothing awaits, returns, stores or chains it."""
-    current = call
-    while current.parent is not None:
-        parent = current.parent
+    parent = call.parent  # read once per step: tree-sitter works out .parent from the root
+    while parent is not None:
         if parent.type == "expression_statement":
             return True
-        if parent.type in PASS_THROUGH_KINDS:
-            current = parent
-        elif parent.type == "binary_expression" and parent.child_by_field_name("operator").type in ("&&", "||", "??"):
-            current = parent
+        if parent.type in PASS_THROUGH_KINDS or (parent.type == "binary_expression"
+                                                 and parent.child_by_field_name("operator").type in ("&&", "||", "??")):
+            parent = parent.parent
         else:
             return False
     return False
