@@ -13,7 +13,7 @@ from webmcp_lint.frameworks import OFFICIAL_INTEGRATION, REACT, VUE, detect_fram
 from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, PROJECT, rule
 from webmcp_lint.scope import FUNCTION_KINDS
-from webmcp_lint.syntax import call_arguments, enclosing_function, text, unwrap
+from webmcp_lint.syntax import ancestors, call_arguments, enclosing_function, text, unwrap
 
 HOOK_NAME = re.compile(r"^use[A-Z0-9]")
 ARRAY_CALLBACK_METHODS = frozenset({"forEach", "map", "flatMap", "filter", "some", "every", "find", "reduce"})
@@ -59,12 +59,15 @@ def is_immediately_invoked(function: Node) -> bool:
     return parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == function
 
 
-def function_name(function: Node) -> str | None:
-    """A function's own name, or the name of the variable or field it is assigned to."""
+def function_name(function: Node, parent: Node | None = None) -> str | None:
+    """A function's own name, or the name of the variable or field it is assigned to.
+
+    ``parent``: the function's parent when the caller knows it (asking ``.parent`` climbs from the root).
+    """
     name = function.child_by_field_name("name")
     if name is not None:
         return text(name)
-    parent = function.parent
+    parent = function.parent if parent is None else parent
     while parent is not None and parent.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):
         parent = parent.parent
     if parent is not None and parent.type == "variable_declarator":
@@ -119,14 +122,27 @@ def registration_without_signal(analysis: FileAnalysis) -> Iterator[Finding]:
 
 
 # WM502 --------------------------------------------------------------------------------------
-def _home_made_hook(call: Node) -> str | None:
-    function = enclosing_function(call)
-    while function is not None:
-        name = function_name(function)
-        if name is not None and HOOK_NAME.match(name):
-            return name
-        function = enclosing_function(function)
+def _home_made_hook(call: Node, root: Node) -> str | None:
+    """The ``use*`` name of the innermost function around ``call`` that has one."""
+    path = _path_to(call, root)
+    for index in range(len(path) - 2, 0, -1):
+        if path[index].type in FUNCTION_KINDS:
+            name = function_name(path[index], path[index - 1])
+            if name is not None and HOOK_NAME.match(name):
+                return name
     return None
+
+
+def _path_to(node: Node, root: Node) -> list[Node]:
+    """``root`` and the nodes under it down to ``node``: one walk down instead of climbing ``.parent``."""
+    path = [root]
+    current = root
+    while current != node:
+        current = current.child_with_descendant(node)
+        if current is None:  # not in this tree after all: climb
+            return [*reversed(list(ancestors(node))), node]
+        path.append(current)
+    return path
 
 
 @rule("WM502", "direct-registration-in-framework", "error", on=PROJECT)
@@ -141,7 +157,7 @@ def direct_registration_in_framework(project: Project) -> Iterator[Finding]:
                            f"the tool with {OFFICIAL_INTEGRATION[detection.framework]}, which handles feature "
                            "detection, cleanup and the component lifecycle.")
             else:
-                hook = _home_made_hook(registration.call)
+                hook = _home_made_hook(registration.call, registration.script.tree.root_node)
                 if hook is None:
                     continue
                 message = (f"{hook} is a home-made lifecycle wrapper around registerTool; use the official "
