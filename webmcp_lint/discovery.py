@@ -39,15 +39,22 @@ class Discovery:
     skipped: list[Skip] = field(default_factory=list)
     skipped_dirs: list[Skip] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    resolved: dict[Path, Path] = field(default_factory=dict)  # walked files: the resolved path the walk worked out
+
+    def display_path(self, path: Path) -> str:
+        """``display_path(path)`` without resolving a walked file a second time."""
+        return display_path(path, resolved=self.resolved.get(path))
 
 
-def display_path(path: Path, cwd: Path | None = None) -> str:
-    """Relative to the current directory with forward slashes when under it, else absolute."""
+def display_path(path: Path, cwd: Path | None = None, resolved: Path | None = None) -> str:
+    """Relative to the current directory with forward slashes when under it, else absolute.
+
+    ``resolved``: ``path.resolve()`` when the caller knows it already."""
     cwd = cwd or Path.cwd()
     try:
         if not path.is_absolute():
             return Path(os.path.normpath(path)).as_posix()
-        return _resolved_file(path).relative_to(_resolved_directory(cwd)).as_posix()
+        return (resolved or _resolved_file(path)).relative_to(_resolved_directory(cwd)).as_posix()
     except (ValueError, OSError):
         return path.as_posix()
 
@@ -69,6 +76,7 @@ class GitIgnore:
 
     def __init__(self) -> None:
         self._specs: dict[Path, pathspec.GitIgnoreSpec | None] = {}
+        self._chains: dict[tuple[Path, Path], tuple[tuple[Path, pathspec.GitIgnoreSpec], ...]] = {}
 
     def _spec(self, directory: Path) -> pathspec.GitIgnoreSpec | None:
         if directory not in self._specs:
@@ -85,18 +93,39 @@ class GitIgnore:
             self._specs[directory] = spec
         return self._specs[directory]
 
-    def ignored(self, path: Path, is_dir: bool, stop_at: Path) -> bool:
-        """True when a .gitignore between ``stop_at`` (the repository root) and ``path`` ignores it."""
-        directory = path.parent
+    def ignored(self, path: Path, is_dir: bool, directory: Path, stop_at: Path) -> bool:
+        """True when a .gitignore between ``stop_at`` (the repository root) and ``path`` (in ``directory``) ignores it."""
+        for ignore_directory, spec in self.chain(directory, stop_at):
+            if spec.match_file(path.relative_to(ignore_directory).as_posix() + ("/" if is_dir else "")):
+                return True
+        return False
+
+    def chain(self, directory: Path, stop_at: Path) -> tuple[tuple[Path, pathspec.GitIgnoreSpec], ...]:
+        """The .gitignore files that apply to the entries of ``directory``, nearest first, up to ``stop_at`` (the
+        repository root); worked out once per directory, not once per entry."""
+        climbed = []
+        chain: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...] = ()
         while True:
+            known = self._chains.get((directory, stop_at))
+            if known is not None:
+                chain = known
+                break
+            climbed.append(directory)
+            if directory == stop_at or directory.parent == directory:
+                break
+            directory = directory.parent
+        for directory in reversed(climbed):
             spec = self._spec(directory)
             if spec is not None:
-                relative = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
-                if spec.match_file(relative):
-                    return True
-            if directory == stop_at or directory.parent == directory:
-                return False
-            directory = directory.parent
+                chain = ((directory, spec), *chain)
+            self._chains[(directory, stop_at)] = chain
+        return chain
+
+
+def _suffix(name: str) -> str:
+    """``Path(name).suffix`` of a directory entry's name, without building a Path for every entry."""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def repository_root(start: Path) -> Path:
@@ -148,15 +177,14 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
             continue
         root = path.resolve()
         stop_at = repository_root(root)
-        for file in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes, respect_gitignore,
-                          exclusion):
-            try:
-                resolved = _resolved_file(file)
-            except (OSError, RuntimeError):
-                resolved = file
-            if resolved not in seen:
-                seen.add(resolved)
+        for file, resolved in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes, respect_gitignore,
+                                    exclusion):
+            identity = file if resolved is None else resolved  # unresolvable directory: the file stands for itself
+            if identity not in seen:
+                seen.add(identity)
                 result.files.append(file)
+                if resolved is not None:
+                    result.resolved[file] = resolved
     return result
 
 
@@ -179,12 +207,17 @@ def _os_reason(error: BaseException) -> str:
 
 def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore, stop_at: Path,
           excluded_dirs: frozenset[str], suffixes: frozenset[str], respect_gitignore: bool,
-          exclusion=None) -> Iterator[Path]:
-    """Iterative walk that follows directory symlinks once (a loop gives a notice, not a hang)."""
+          exclusion=None) -> Iterator[tuple[Path, Path | None]]:
+    """Iterative walk that follows directory symlinks once (a loop gives a notice, not a hang).
+
+    Yields each file as shown and resolved (for telling apart two names of one
+    file): a directory's resolved path is carried down to its entries, so only
+    symlinks are resolved on their own.
+    """
     visited: set[tuple[int, int]] = set()
-    stack = [(root, shown_root)]
+    stack: list[tuple[Path, Path, Path | None]] = [(root, shown_root, root)]  # directory, as shown, resolved
     while stack:
-        directory, shown = stack.pop()
+        directory, shown, real = stack.pop()
         try:
             stat = directory.stat()
         except OSError as error:
@@ -200,41 +233,52 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
         except OSError as error:
             result.skipped_dirs.append(Skip(display_path(shown), _os_reason(error)))
             continue
+        if real is None:  # reached through a symlink
+            try:
+                real = directory.resolve()
+            except (OSError, RuntimeError):
+                real = None
         subdirectories = []
         for entry in entries:
-            entry_path = Path(entry.path)
-            entry_shown = shown / entry.name
+            name = entry.name
             try:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
             if is_dir:
-                if entry.name in excluded_dirs:
-                    if entry.name != OWN_CACHE_DIR:  # the linter's own cache is not worth a word in every report
+                entry_path = Path(entry.path)
+                entry_shown = shown / name
+                if name in excluded_dirs:
+                    if name != OWN_CACHE_DIR:  # the linter's own cache is not worth a word in every report
                         result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by default"))
                     continue
                 if exclusion is not None and exclusion.excludes(entry_path, True):
                     result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by configuration"))
                     continue
-                if respect_gitignore and gitignore.ignored(entry_path, True, stop_at):
+                if respect_gitignore and gitignore.ignored(entry_path, True, directory, stop_at):
                     continue
-                subdirectories.append((entry_path, entry_shown))
+                real_subdirectory = None if real is None or entry.is_symlink() else real / name
+                subdirectories.append((entry_path, entry_shown, real_subdirectory))
                 continue
-            if Path(entry.name).suffix.lower() not in suffixes:
+            if _suffix(name).lower() not in suffixes:
                 continue
-            if respect_gitignore and gitignore.ignored(entry_path, False, stop_at):
+            entry_path = Path(entry.path)
+            entry_shown = shown / name
+            if respect_gitignore and gitignore.ignored(entry_path, False, directory, stop_at):
                 continue
             if exclusion is not None and exclusion.excludes(entry_path):
                 result.skipped.append(Skip(display_path(entry_shown), "excluded by configuration"))
                 continue
-            if entry.name.endswith((".min.js", ".min.mjs", ".min.cjs")):
+            if name.endswith((".min.js", ".min.mjs", ".min.cjs")):
                 result.skipped.append(Skip(display_path(entry_shown), "minified"))
                 continue
             if entry.is_symlink():
                 try:
-                    entry_path.resolve(strict=True)
+                    resolved = entry_path.resolve(strict=True)
                 except (OSError, RuntimeError) as error:
                     result.skipped.append(Skip(display_path(entry_shown), _os_reason(error)))
                     continue
-            yield entry_shown
+            else:
+                resolved = real / name if real is not None else None
+            yield entry_shown, resolved
         stack.extend(reversed(subdirectories))

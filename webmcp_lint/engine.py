@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from webmcp_lint.diagnostics import Diagnostic, Severity
-from webmcp_lint.discovery import Skip, discover, display_path
+from webmcp_lint.discovery import Skip, discover
 from webmcp_lint.evaluate import Evaluator
 from webmcp_lint.extract import all_extractors, may_hold_webmcp
 from webmcp_lint.embedded import is_embedding, split_markup
@@ -297,7 +297,7 @@ def read_paths(paths: list[str], settings: Settings) -> tuple[list[SourceFile], 
         result.notices.append(Notice(missing, "no such file or directory"))
     sources = []
     for path in found.files:
-        shown = display_path(path)
+        shown = found.display_path(path)
         source = read_source(path, shown, settings, result, path in found.explicit)
         if source is not None:
             sources.append(source)
