@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import weakref
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Callable
 
 from tree_sitter import Node
 
@@ -57,6 +57,25 @@ ALIAS_PASSES = 4
 # --------------------------------------------------------------------------- facts
 
 
+class _built_once:
+    """A property computed on first use, then kept on the instance.
+
+    ``functools.cached_property`` without the lock Python 3.11 takes on each first use: the model's
+    facts are built that way, several per tool, and the lock costs more than most of them.
+    """
+
+    def __init__(self, compute: Callable) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, instance: object, owner: type | None = None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self._name] = self._compute(instance)
+        return value
+
+
 @dataclass
 class InputKey:
     """One key destructured from the input parameter: ``{ sort = "newest" }``."""
@@ -89,10 +108,14 @@ class Call:
     name: str | None  # dotted callee, globals stripped: "fetch", "cartService.getItems", "new Request"
     method: str | None  # the called property of a member callee
     receiver: Node | None
-    arguments: list[Node]
     function: Node  # the function (execute or a nested one) it is written in
     root: Node | None  # the callee's root identifier (``ExecuteModel.is_global`` resolves it)
     awaited: bool = False
+
+    @_built_once
+    def arguments(self) -> list[Node]:
+        """Read on first use: most calls are never asked for theirs."""
+        return call_arguments(self.node)
 
 
 @dataclass
@@ -380,84 +403,84 @@ class ExecuteModel:
 
     # The facts below are each built on first use: not every rule asks every tool for every one.
 
-    @cached_property
+    @_built_once
     def input(self) -> InputParam | None:
         return _input_param(self._first_parameter) if self._first_parameter is not None else None
 
-    @cached_property
+    @_built_once
     def abort_checks(self) -> list[Node]:
         return self._find_abort_checks()
 
-    @cached_property
+    @_built_once
     def returns(self) -> list[Return]:
         return self._returns()
 
-    @cached_property
+    @_built_once
     def fetches(self) -> list[Fetch]:
         return [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
 
-    @cached_property
+    @_built_once
     def timers(self) -> list[Call]:
         return [call for call in self.calls if call.name in ("setTimeout", "setInterval") and self.is_global(call)]
 
-    @cached_property
+    @_built_once
     def throws(self) -> list[Throw]:
         return [self._throw(node, owner) for node, owner in self._kept("throw_statement")]
 
-    @cached_property
+    @_built_once
     def rejects(self) -> list[Reject]:
         return self._rejects()
 
-    @cached_property
+    @_built_once
     def catches(self) -> list[CatchClause]:
         return [self._catch(node, owner) for node, owner in self._kept("catch_clause")]
 
-    @cached_property
+    @_built_once
     def loops(self) -> list[Loop]:
         loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._kept(kind)]
         loops.sort(key=lambda loop: loop.node.start_byte)
         return loops
 
-    @cached_property
+    @_built_once
     def writes(self) -> list[Write]:
         return self._writes()
 
-    @cached_property
+    @_built_once
     def input_names(self) -> set[str]:
         return self._input_names()
 
     # Positions of what abort guards, catches and loops ask about, so each asks with a bisect, not a scan.
 
-    @cached_property
+    @_built_once
     def _abort_positions(self) -> _Positions:
         return _Positions(self.abort_checks)
 
-    @cached_property
+    @_built_once
     def _abortable_positions(self) -> _Positions:
         return _Positions([call.node for call in self.calls
                            if call.method == "throwIfAborted" or any(map(self.mentions_signal, call.arguments))])
 
-    @cached_property
+    @_built_once
     def _rethrow_positions(self) -> _Positions:
         return _Positions([node for node, _ in self._kept("throw_statement")] + [reject.node for reject in self.rejects])
 
-    @cached_property
+    @_built_once
     def _await_positions(self) -> _Positions:
         return _Positions([node for node, _ in self.awaits])
 
-    @cached_property
+    @_built_once
     def _await_owner(self) -> dict[int, Node]:
         return {node.id: owner for node, owner in self.awaits}
 
-    @cached_property
+    @_built_once
     def _timer_positions(self) -> _Positions:
         return _Positions([timer.node for timer in self.timers])
 
-    @cached_property
+    @_built_once
     def _loops_by_id(self) -> dict[int, Loop]:
         return {loop.node.id: loop for loop in self.loops}
 
-    @cached_property
+    @_built_once
     def _try_blocks(self) -> list[tuple[int, int, int]]:
         return self._catching_try_blocks()
 
@@ -736,20 +759,19 @@ class ExecuteModel:
         self.calls.sort(key=lambda call: call.node.start_byte)
 
     def _call(self, node: Node, owner: Node) -> Call:
-        arguments = call_arguments(node)
         if node.type == "new_expression":
             name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
-            return Call(node, f"new {strip_global(name)}" if name else None, None, None, arguments, owner, root)
+            return Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
         callee = unwrap(node.child_by_field_name("function"))
         if callee is None or callee.type != "member_expression":
             name, root = callee_names(callee)
-            return Call(node, strip_global(name), None, None, arguments, owner, root)
+            return Call(node, strip_global(name), None, None, owner, root)
         prop = callee.child_by_field_name("property")
         written = text(prop)
         receiver = unwrap(callee.child_by_field_name("object"))
         name, root = callee_names(receiver, [written])
         return Call(node, strip_global(name), written if prop is not None else None,
-                    receiver if prop is not None else None, arguments, owner, root)
+                    receiver if prop is not None else None, owner, root)
 
     def is_global(self, call: Call) -> bool:
         """The callee's root name is not declared in the file (or is an import).
