@@ -176,6 +176,33 @@ def test_throws_know_their_guards():
                      (False, False, True)]
 
 
+def test_a_throw_is_caught_locally_only_by_a_try_with_a_catch_in_its_own_function():
+    model = model_of("""async execute(input, { signal }) {
+      try {
+        throw new Error("caught");
+        items.forEach((item) => { throw new Error("in a callback"); });
+      } catch (err) { return { error: err.message }; }
+      try { throw new Error("no catch"); } finally { done(); }
+    }""")
+    assert [throw.caught_locally for throw in model.throws] == [True, False, False]
+
+
+def test_signal_mentions_are_the_tokens_the_walk_reaches():
+    model = model_of("""async execute(input, { signal }) {
+      const s = signal;
+      await one(s);
+      await two({ signal });
+      await three(class { run() { return signal; } });
+      await four((options = signal) => options);
+      await five(() => signal.aborted);
+      await six("signal", mysignal);
+      await seven(opts.signal);
+    }""")
+    mentions = {call.name: any(map(model.mentions_signal, call.arguments)) for call in model.awaited_calls}
+    assert mentions == {"one": True, "two": True, "three": False, "four": False, "five": True, "six": False,
+                        "seven": True}
+
+
 def test_catches_loops_and_timers():
     model = model_of("""async execute(input, { signal }) {
       try { await svc.load({ signal }); } catch (err) { return { error: String(err) }; }

@@ -80,6 +80,20 @@ def test_wm502_home_made_hook_without_framework_import():
     assert len(found) == 1 and "useTool" in found[0].message
 
 
+@pytest.mark.parametrize(("code", "hook"), [
+    # named through the variable it is assigned to, found around a nested callback
+    ("export const useTools = (definitions) => {\n  definitions.forEach((definition) => {\n"
+     "    document.modelContext.registerTool(definition, { signal: AbortSignal.timeout(1000) });\n  });\n};\n",
+     "useTools"),
+    # the innermost use* function names the wrapper
+    ("function useOuter() {\n  function useInner(definition) {\n"
+     "    document.modelContext.registerTool(definition);\n  }\n  return useInner;\n}\n", "useInner"),
+])
+def test_wm502_home_made_hook_around_nested_functions(code, hook):
+    found = findings(code, "WM502")
+    assert len(found) == 1 and f"{hook} is a home-made" in found[0].message
+
+
 def test_wm502_nearest_package_json_marks_the_app(tmp_path):
     result = lint_project(tmp_path, {
         "package.json": '{ "name": "shop", "dependencies": { "react": "^19.0.0" } }',
