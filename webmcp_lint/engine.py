@@ -9,6 +9,7 @@ never walk the tree again. A bug in one rule on one file becomes a notice
 
 from __future__ import annotations
 
+import stat
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,10 +215,11 @@ def _deduplicated(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 def read_source(path: Path, shown: str, settings: Settings, result: LintResult, explicit: bool) -> SourceFile | None:
     """Read one file, or record why it was skipped."""
     try:
-        if path.is_dir():
+        status = path.stat()  # one stat answers both questions
+        if stat.S_ISDIR(status.st_mode):
             result.skipped.append(Skip(shown, "is a directory"))
             return None
-        size = path.stat().st_size
+        size = status.st_size
         if size > settings.max_file_size:
             result.skipped.append(Skip(shown, f"larger than {settings.max_file_size} bytes"))
             return None
