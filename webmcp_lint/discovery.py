@@ -49,12 +49,12 @@ class Discovery:
 def display_path(path: Path, cwd: Path | None = None, resolved: Path | None = None) -> str:
     """Relative to the current directory with forward slashes when under it, else absolute.
 
-    ``resolved``: ``path.resolve()`` when the caller knows it already."""
-    cwd = cwd or Path.cwd()
+    ``resolved``: ``path.resolve()`` when the caller knows it already.
+    """
     try:
         if not path.is_absolute():
             return Path(os.path.normpath(path)).as_posix()
-        return (resolved or _resolved_file(path)).relative_to(_resolved_directory(cwd)).as_posix()
+        return (resolved or _resolved_file(path)).relative_to(_resolved_cwd(os.fspath(cwd or os.getcwd()))).as_posix()
     except (ValueError, OSError):
         return path.as_posix()
 
@@ -69,6 +69,12 @@ def _resolved_file(path: Path) -> Path:
 @lru_cache(maxsize=4096)
 def _resolved_directory(directory: Path) -> Path:
     return directory.resolve()
+
+
+@lru_cache(maxsize=16)
+def _resolved_cwd(directory: str) -> Path:
+    """The current directory resolved, keyed by its name (no Path built and hashed for every file shown)."""
+    return Path(directory).resolve()
 
 
 class GitIgnore:
@@ -145,6 +151,7 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
     overrides them.
     """
     _resolved_directory.cache_clear()  # directories are resolved once per run: symlinks may change between runs
+    _resolved_cwd.cache_clear()
     if exclusion is not None:
         excluded_dirs = frozenset()
     result = Discovery()
