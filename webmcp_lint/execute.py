@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from tree_sitter import Node
 
@@ -42,11 +42,12 @@ COLLECTED_KINDS = frozenset({
 }) | LOOP_KINDS
 # Methods of an axios/ky client that take a signal: only for these is the receiver traced to its creation.
 CLIENT_METHODS = frozenset(api.split(".", 1)[1] for api in apis.SIGNAL_APIS if api.startswith(("axios.", "ky.")))
-# Tokens: the walk does not ask them for children. Classes inside execute are not walked at all.
+# Kinds with nothing the walk keeps inside (tokens; strings and regexes hold only fragments and escapes):
+# the walk does not ask them for children. Classes inside execute are not walked at all.
 TOKEN_KINDS = frozenset({
     "identifier", "property_identifier", "shorthand_property_identifier", "private_property_identifier",
     "statement_identifier", "string_fragment", "escape_sequence", "number", "true", "false", "null", "undefined",
-    "this", "super", "comment", "regex_pattern", "regex_flags",
+    "this", "super", "comment", "regex_pattern", "regex_flags", "string", "regex",
 })
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
@@ -1409,9 +1410,12 @@ class ExecuteModel:
     def reads_input(self) -> bool:
         return bool(self.input_reads())
 
-    def validations(self) -> list[Node]:
-        """Checks of the input (WM408): typeof, in, instanceof, includes/has, comparisons, validators..."""
-        found: list[Node] = []
+    def validates_input(self) -> bool:
+        """Execute checks its input somewhere (WM408): the first check found answers."""
+        return next(self.validations(), None) is not None
+
+    def validations(self) -> Iterator[Node]:
+        """Checks of the input: typeof, in, instanceof, includes/has, comparisons, validators..."""
         names = self.input_names
         written_names = [name.encode() for name in names]
 
@@ -1425,17 +1429,15 @@ class ExecuteModel:
             if operator is None:
                 continue
             if operator.type == "typeof":
-                found.append(node)
+                yield node
             elif operator.type == "!" and mentions_input(node) and _in_if_condition(node):
-                found.append(node)  # if (!query) return { error: ... }
+                yield node  # if (!query) return { error: ... }
         for node, _ in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else ""
             if op in ("in", "instanceof") or (op in COMPARISON_OPERATORS and mentions_input(node)):
-                found.append(node)
-        found.extend(call.node for call in self.calls if _is_validation_call(call))
-        found.sort(key=lambda node: node.start_byte)
-        return found
+                yield node
+        yield from (call.node for call in self.calls if _is_validation_call(call))
 
 
 # --------------------------------------------------------------------------- small pieces

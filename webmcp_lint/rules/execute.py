@@ -393,7 +393,7 @@ def input_not_validated(tool: ToolDefinition, project: Project) -> Iterator[Find
     if schema is None or not _constrains(schema, properties):
         return
     model = execute_of(tool, project)
-    if model is None or not model.reads_input() or model.validations():
+    if model is None or not model.reads_input() or model.validates_input():
         return
     yield _at_head(model, "The schema constrains the input but execute reads it without checking it, and the "
                           "browser does not validate it; check the values and return `{ error: \"...\" }` "
