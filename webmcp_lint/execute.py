@@ -501,26 +501,22 @@ class ExecuteModel:
 
     def _find_signal_aliases(self) -> None:
         """``const { signal } = opts``, ``const s = opts.signal``, ``s = signal``, ``AbortSignal.any([signal])``."""
-        bindings = [(node.child_by_field_name("name"), node.child_by_field_name("value"))
-                    for node, _ in self._kept("variable_declarator")]
-        bindings.extend((node.child_by_field_name("left"), node.child_by_field_name("right"))
-                        for node, _ in self._kept("assignment_expression"))
+        # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
+        bindings = [(node, "name", "value", node.text) for node, _ in self._kept("variable_declarator")]
+        bindings.extend((node, "left", "right", node.text) for node, _ in self._kept("assignment_expression"))
 
         def known() -> tuple[int, int]:
             return len(self.signal_names), len(self.options_names)
 
-        words: tuple[bytes, ...] | None = None  # what a value that aliases the signal must spell, for the names known
+        words: tuple[bytes, ...] | None = None  # what such a text must spell, for the names known so far
         for _ in range(ALIAS_PASSES):
             before = known()
-            for target, value in bindings:
-                if value is None:
-                    continue
+            for node, target, value, written in bindings:
                 if words is None:
                     words = self._signal_words() + (b"AbortSignal",)
-                written = value.text
                 if any(word in written for word in words):
                     names = known()
-                    self._alias(target, value)
+                    self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
                     if known() != names:
                         words = None
             if known() == before:
@@ -790,7 +786,7 @@ class ExecuteModel:
         return callee is not None and callee.type == "identifier" and self._local_function(callee) is not None
 
     def _awaited_expressions(self) -> list[Node | None]:
-        return [await_node.named_children[0] if await_node.named_children else None for await_node, _ in self.awaits]
+        return [next(iter(await_node.named_children), None) for await_node, _ in self.awaits]
 
     def _mark_awaited(self) -> None:
         for expression in self._awaited_expressions():
