@@ -9,12 +9,11 @@ A receiver is a model context when it is ``document.modelContext`` (through
 
 from __future__ import annotations
 
-import re
-
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSObject, Unknown, string_value
 from webmcp_lint.extract import Extractor
+from webmcp_lint.languages import START_BYTE
 from webmcp_lint.model import (
     FileAnalysis,
     ModelContextCall,
@@ -77,14 +76,19 @@ def identifiers_named(script: Script, names: set[str]) -> list[Node]:
     Found by searching the file's bytes and asking the tree what stands at each
     match: a few lookups instead of visiting every identifier of the file.
     """
-    spellings = b"|".join(re.escape(name.encode("utf-8")) for name in sorted(names))
+    data = script.source.data
     root = script.tree.root_node
     found = []
-    for match in re.finditer(rb"(?<![\w$])(?:" + spellings + rb")(?![\w$])", script.source.data):
-        node = root.named_descendant_for_byte_range(match.start(), match.end())
-        if node is not None and node.type == "identifier" and node.byte_range == match.span():
-            found.append(node)
-    return found
+    for name in names:
+        spelling = name.encode("utf-8")
+        start = data.find(spelling)
+        while start != -1:
+            end = start + len(spelling)
+            node = root.named_descendant_for_byte_range(start, end)
+            if node is not None and node.type == "identifier" and node.byte_range == (start, end):
+                found.append(node)
+            start = data.find(spelling, end)
+    return sorted(found, key=START_BYTE)
 
 
 def _source_kind(definition: Node) -> SourceKind:
