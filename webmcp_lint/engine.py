@@ -10,7 +10,6 @@ never walk the tree again. A bug in one rule on one file becomes a notice
 from __future__ import annotations
 
 import stat
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -163,8 +162,14 @@ class RuleRunner:
                     finding.source, finding.start, finding.end, finding.tool_name, finding.fix,
                 ))
         except Exception as error:  # noqa: BLE001 - contained per rule and file, reported
-            detail = traceback.format_exc() if self.settings.verbose else f"{type(error).__name__}: {error}"
+            detail = _traceback() if self.settings.verbose else f"{type(error).__name__}: {error}"
             self.result.notices.append(Notice(where, f"internal error in {rule.code} {rule.slug}: {detail}", True))
+
+
+def _traceback() -> str:
+    import traceback  # only --verbose reports of internal errors need it
+
+    return traceback.format_exc()
 
 
 def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
@@ -270,7 +275,7 @@ def build_project(sources: Iterable[SourceFile], index: ProjectIndex, settings: 
         try:
             project.files.append(analyze_source(source, index.kinds, index))
         except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
-            detail = traceback.format_exc() if settings.verbose else f"{type(error).__name__}: {error}"
+            detail = _traceback() if settings.verbose else f"{type(error).__name__}: {error}"
             result.notices.append(Notice(source.display_path, f"internal error while analysing: {detail}", True))
     adopt_imported_scripts(project)
     assign_frameworks(project, index)

@@ -21,9 +21,7 @@ whole-project run does, so the output is the same.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,16 +107,19 @@ def settings_digest(settings: Settings) -> str:
 
 def _compute(positions: list[int], jobs: int) -> list[dict]:
     """The entries of the units at ``positions`` of the current run, in that order."""
-    # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
-    if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL and "fork" in multiprocessing.get_all_start_methods():
-        # Largest files first, in small chunks, so no worker is left with a long tail at the end.
-        assert _RUN is not None
-        by_size = sorted(positions, key=lambda position: -len(_RUN.units[position].data))
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            entries = dict(zip(by_size, pool.map(_lint_unit_at, by_size,
-                                                 chunksize=max(1, len(positions) // (jobs * 32)))))
-        return [entries[position] for position in positions]
+    if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL:
+        import multiprocessing  # only a pool needs these (a pre-commit run of a few files does not)
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
+        if "fork" in multiprocessing.get_all_start_methods():
+            # Largest files first, in small chunks, so no worker is left with a long tail at the end.
+            assert _RUN is not None
+            by_size = sorted(positions, key=lambda position: -len(_RUN.units[position].data))
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+                entries = dict(zip(by_size, pool.map(_lint_unit_at, by_size,
+                                                     chunksize=max(1, len(positions) // (jobs * 32)))))
+            return [entries[position] for position in positions]
     return [_lint_unit_at(position) for position in positions]
 
 
