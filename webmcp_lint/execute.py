@@ -350,7 +350,13 @@ class _Positions:
         return found
 
     def any_within(self, node: Node) -> bool:
-        return bool(self.within(node.start_byte, node.end_byte))
+        start, end = node.start_byte, node.end_byte
+        index = bisect.bisect_left(self.starts, start)
+        while index < len(self.nodes) and self.starts[index] < end:
+            if self.nodes[index].end_byte <= end:
+                return True
+            index += 1
+        return False
 
 
 # --------------------------------------------------------------------------- the model
@@ -459,7 +465,7 @@ class ExecuteModel:
     @_built_once
     def _abortable_positions(self) -> _Positions:
         return _Positions([call.node for call in self.calls
-                           if call.method == "throwIfAborted" or any(map(self.mentions_signal, call.arguments))])
+                           if call.method == "throwIfAborted" or self.passes_signal(call)])
 
     @_built_once
     def _rethrow_positions(self) -> _Positions:
@@ -638,6 +644,11 @@ class ExecuteModel:
             else:
                 stack.extend(current.named_children)
         return False
+
+    def passes_signal(self, call: Call) -> bool:
+        """One of the call's arguments mentions the signal (asked of the arguments' list as a whole)."""
+        arguments = call.node.child_by_field_name("arguments")
+        return arguments is not None and self.mentions_signal(arguments)
 
     # ---------------------------------------------------------------- the walk
 

@@ -189,7 +189,7 @@ def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Fin
     entry = "signal" if signal == "signal" else f"signal: {signal}"
     for call in model.awaited_calls:
         if model.is_instant(call) or model.is_signal_api(call) or model.calls_local_function(call) \
-                or any(map(model.mentions_signal, call.arguments)) or model.in_abort_listener(call.node) \
+                or model.passes_signal(call) or model.in_abort_listener(call.node) \
                 or any(loop.checks_abort for loop in model.loops_around(call.node)):
             continue
         callee = _callee(call.node)
