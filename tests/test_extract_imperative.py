@@ -59,6 +59,18 @@ def test_an_alias_is_found_only_where_an_identifier_spells_it():
     assert [ref.node.text for ref in analysis.model_context_refs] == [b"document.modelContext", b"mc", b"mc"]
 
 
+def test_model_context_reads_are_members_and_subscripts_only():
+    code = ("const config = { modelContext: 1 }; // document.modelContext in a comment\n"
+            "const label = 'document.modelContext'; class A { modelContext() {} #modelContext = 1; }\n"
+            "document.modelContext?.registerTool(" + TOOL + ");\n"
+            "document['modelContext'].registerTool({ ...(" + TOOL + "), name: 'second' });\n"
+            "window.document?.modelContext.registerTool({ ...(" + TOOL + "), name: 'third' });")
+    analysis = analyze(code)
+    assert [ref.node.text for ref in analysis.model_context_refs] == [
+        b"document.modelContext", b"document['modelContext']", b"window.document?.modelContext"]
+    assert [tool.name for tool in analysis.tools] == ["get_time", "second", "third"]
+
+
 @pytest.mark.parametrize("code", [
     'server.registerTool("get_time", { description: "d" }, async () => ({ content: [] }));',
     f"registry.modelContext.registerTool({TOOL});",

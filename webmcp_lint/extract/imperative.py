@@ -70,25 +70,40 @@ def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str
     return None
 
 
-def identifiers_named(script: Script, names: set[str]) -> list[Node]:
-    """The identifier nodes spelled as one of ``names``, in document order.
+def spelled_nodes(script: Script, spelling: bytes) -> list[Node]:
+    """The named nodes whose text is exactly ``spelling``, in document order.
 
     Found by searching the file's bytes and asking the tree what stands at each
-    match: a few lookups instead of visiting every identifier of the file.
+    match: a few lookups instead of visiting every node of a kind.
     """
     data = script.source.data
     root = script.tree.root_node
     found = []
-    for name in names:
-        spelling = name.encode("utf-8")
-        start = data.find(spelling)
-        while start != -1:
-            end = start + len(spelling)
-            node = root.named_descendant_for_byte_range(start, end)
-            if node is not None and node.type == "identifier" and node.byte_range == (start, end):
-                found.append(node)
-            start = data.find(spelling, end)
+    start = data.find(spelling)
+    while start != -1:
+        end = start + len(spelling)
+        node = root.named_descendant_for_byte_range(start, end)
+        if node is not None and node.byte_range == (start, end):
+            found.append(node)
+        start = data.find(spelling, end)
+    return found
+
+
+def identifiers_named(script: Script, names: set[str]) -> list[Node]:
+    """The identifier nodes spelled as one of ``names``, in document order."""
+    found = [node for name in names for node in spelled_nodes(script, name.encode("utf-8"))
+             if node.type == "identifier"]
     return sorted(found, key=START_BYTE)
+
+
+def members_reading_model_context(script: Script) -> list[Node]:
+    """``x.modelContext`` and ``x?.modelContext`` member expressions, where the text spells the property."""
+    members = []
+    for node in spelled_nodes(script, b"modelContext"):
+        member = node.parent if node.type == "property_identifier" else None
+        if member is not None and member.type == "member_expression" and reads_model_context(member):
+            members.append(member)
+    return members
 
 
 def _source_kind(definition: Node) -> SourceKind:
@@ -142,7 +157,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
             analysis.navigator_reaches.append(NavigatorReach(script, binary, unwrap(binary.child_by_field_name("right"))))
 
     refs: dict[int, ModelContextRef] = {}
-    for member in script.of_kind("member_expression") + script.of_kind("subscript_expression"):
+    for member in members_reading_model_context(script) + script.of_kind("subscript_expression"):
         if reads_model_context(member):
             kind = model_context_kind(member, script)
             if kind is not None:
@@ -202,8 +217,7 @@ EXTRACTOR = Extractor(
     name="imperative",
     # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
     triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
-    kinds=frozenset({"member_expression", "subscript_expression", "call_expression", "binary_expression",
-                     "variable_declarator"}),
+    kinds=frozenset({"subscript_expression", "call_expression", "binary_expression", "variable_declarator"}),
     extract=_extract,
     order=10,
 )
