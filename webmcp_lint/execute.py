@@ -18,12 +18,14 @@ from __future__ import annotations
 import bisect
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterator
 
 from tree_sitter import Node
 
 from webmcp_lint import apis
 from webmcp_lint.evaluate import JSFunction, string_value
+from webmcp_lint.languages import language
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
 from webmcp_lint.syntax import call_arguments, member_name, mentions_names, text, unwrap
@@ -56,6 +58,30 @@ ALIAS_PASSES = 4
 
 
 # --------------------------------------------------------------------------- facts
+
+
+@dataclass(frozen=True)
+class _WalkKinds:
+    """The walk's node kinds in one language, by kind id (cheaper to read from a node than its kind's name)."""
+
+    kept: dict[int, str]  # id -> name of each kind the walk keeps
+    tokens: frozenset[int]
+    identifiers: frozenset[int]
+    functions: frozenset[int]
+    classes: frozenset[int]
+
+
+@lru_cache(maxsize=None)
+def _walk_kinds(language_name: str) -> _WalkKinds:
+    """Every id of each kind name (aliases give a name several), for one language."""
+    grammar = language(language_name)
+    names = {kind: grammar.node_kind_for_id(kind) for kind in range(grammar.node_kind_count)}
+
+    def ids(wanted: frozenset[str]) -> frozenset[int]:
+        return frozenset(kind for kind, name in names.items() if name in wanted)
+
+    return _WalkKinds({kind: name for kind, name in names.items() if name in COLLECTED_KINDS}, ids(TOKEN_KINDS),
+                      ids(frozenset({"identifier"})), ids(FUNCTION_KINDS), ids(CLASS_KINDS))
 
 
 class _built_once:
@@ -689,21 +715,23 @@ class ExecuteModel:
         if body.type != "statement_block":
             self._found["return_statement"].append((body, function))  # an arrow's expression body is its return
         raw = self._found
+        kinds = _walk_kinds(self.script.language)
         stack = [body]
         while stack:
             node = stack.pop()
-            kind = node.type
-            if kind in COLLECTED_KINDS:
-                raw[kind].append((node, function))
-            elif kind in TOKEN_KINDS:
-                if kind == "identifier":
+            kind = node.kind_id
+            kept = kinds.kept.get(kind)
+            if kept is not None:
+                raw[kept].append((node, function))
+            elif kind in kinds.tokens:
+                if kind in kinds.identifiers:
                     self._identifiers.append(node)
                 continue
-            elif kind in FUNCTION_KINDS:
+            elif kind in kinds.functions:
                 self._met.append(node)
                 self._nested_function(node, queue)
                 continue
-            elif kind in CLASS_KINDS:
+            elif kind in kinds.classes:
                 self._met.append(node)
                 continue
             stack.extend(node.named_children)
