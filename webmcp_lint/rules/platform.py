@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from tree_sitter import Node
 
@@ -392,10 +392,13 @@ MOVED_FROM_WINDOW = ("toolactivated", "toolcancel")
 
 
 @rule("WM107", "unknown-model-context-event", "error", on=nodes("call_expression", "assignment_expression"))
-def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]:
+def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]:
     if node.type == "call_expression":
-        yield from _event_listener_findings(node, script)
-        return
+        return _event_listener_findings(node, script)
+    return _handler_findings(node, script)
+
+
+def _handler_findings(node: Node, script: Script) -> Iterator[Finding]:
     target = unwrap(node.child_by_field_name("left"))
     handler = member_name(target) if target is not None else None
     if handler is None or not handler.startswith("on"):
@@ -411,31 +414,38 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]
         yield finding_at(script.source, target.child_by_field_name("property"), _moved_message(event))
 
 
-def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
+def _event_listener_findings(call: Node, script: Script) -> list[Finding]:
+    """Every call of a file comes here: anything but ``addEventListener`` is turned away by its bytes."""
     callee = unwrap(call.child_by_field_name("function"))
     if callee is None:
-        return
+        return []
     if callee.type == "identifier":
-        on_window = text(callee) == "addEventListener" and script.scopes.is_global(callee)
+        on_window = callee.text == b"addEventListener" and script.scopes.is_global(callee)
         on_model_context = False
-    elif member_name(callee) == "addEventListener":
+    elif callee.type == "member_expression" and _property_bytes(callee) == b"addEventListener":
         receiver = callee.child_by_field_name("object")
         on_model_context = model_context_kind(receiver, script) is not None
         on_window = not on_model_context and _is_window(receiver, script)
     else:
-        return
+        return []
     arguments = call_arguments(call) if on_model_context or on_window else []
     if not arguments:
-        return
+        return []
     event = script.evaluator.value(arguments[0])
     if not isinstance(event, str):
-        return
+        return []
     if on_model_context and event not in MODEL_CONTEXT_EVENTS:
-        yield finding_at(script.source, arguments[0],
-                         f"The model context never fires `{event}`{did_you_mean(closest(event, MODEL_CONTEXT_EVENTS))}; "
-                         "it fires only toolchange, toolactivated and toolcancel.")
-    elif on_window and event in MOVED_FROM_WINDOW:
-        yield finding_at(script.source, arguments[0], _moved_message(event))
+        return [finding_at(script.source, arguments[0],
+                           f"The model context never fires `{event}`{did_you_mean(closest(event, MODEL_CONTEXT_EVENTS))}; "
+                           "it fires only toolchange, toolactivated and toolcancel.")]
+    if on_window and event in MOVED_FROM_WINDOW:
+        return [finding_at(script.source, arguments[0], _moved_message(event))]
+    return []
+
+
+def _property_bytes(member: Node) -> bytes | None:
+    property_node = member.child_by_field_name("property")
+    return property_node.text if property_node is not None else None
 
 
 def _is_window(node: Node | None, script: Script) -> bool:
