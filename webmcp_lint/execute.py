@@ -1187,10 +1187,11 @@ class ExecuteModel:
         for _ in range(8):
             if node is None:
                 return None, False
-            if node.type == "await_expression" and node.named_children:
+            kind = node.type
+            if kind == "await_expression" and node.named_children:
                 node = unwrap(node.named_children[0])
                 continue
-            if node.type not in ("identifier", "shorthand_property_identifier"):
+            if kind not in ("identifier", "shorthand_property_identifier"):
                 return node, False
             binding = self.script.scopes.resolve(node)
             if binding is None:
@@ -1486,11 +1487,12 @@ def value_branches(value: Node | None) -> list[Node]:
         node = unwrap(stack.pop())
         if node is None:
             continue
-        if node.type == "await_expression" and node.named_children:
+        kind = node.type
+        if kind == "await_expression" and node.named_children:
             stack.append(node.named_children[0])
-        elif node.type == "ternary_expression":
+        elif kind == "ternary_expression":
             stack.extend((node.child_by_field_name("alternative"), node.child_by_field_name("consequence")))
-        elif node.type == "binary_expression" and text(node.child_by_field_name("operator")) in ("||", "??", "&&"):
+        elif kind == "binary_expression" and text(node.child_by_field_name("operator")) in ("||", "??", "&&"):
             stack.extend((node.child_by_field_name("right"), node.child_by_field_name("left")))
         else:
             found.append(node)

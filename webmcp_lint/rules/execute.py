@@ -427,10 +427,11 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
     ``||``, ``??``) and the direct members of a returned object or array literal (``{ error: err }``)."""
     candidates: list[Node] = []
     for branch in value_branches(value):
-        if branch.type == "object":
+        kind = branch.type
+        if kind == "object":
             members = [child.child_by_field_name("value") if child.type == "pair" else child
                        for child in branch.named_children if child.type in ("pair", "shorthand_property_identifier")]
-        elif branch.type == "array":
+        elif kind == "array":
             members = [child for child in branch.named_children if child.type != "spread_element"]
         else:
             candidates.append(branch)
