@@ -54,7 +54,7 @@ def _binding_origin(binding: Binding, script: Script, steps: int) -> tuple[str, 
     if binding.kind not in ("const", "let", "var") or binding.init is None:
         return None
     init = unwrap(binding.init)
-    if init is not None and init.type == "call_expression" and text(init.child_by_field_name("function")) == "require":
+    if init is not None and _is_require(init):
         arguments = call_arguments(init)
         module = text(arguments[0])[1:-1] if arguments and arguments[0].type == "string" else None
         if module is None or len(binding.path) > 1:
@@ -114,8 +114,8 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                 analysis.tools.append(tool)
 
 
-# Initialisers of a variable that may hold an import: an alias, a namespace member, require().
-CALLEE_ALIAS_KINDS = frozenset({"identifier", "member_expression", "call_expression"})
+# Initialisers of a variable that may hold an import: an alias or a namespace member (and require()).
+CALLEE_ALIAS_KINDS = frozenset({"identifier", "member_expression"})
 
 
 def _import_reaching_names(script: Script) -> frozenset[str]:
@@ -128,9 +128,13 @@ def _import_reaching_names(script: Script) -> frozenset[str]:
     for name, bindings in script.scopes.by_name.items():
         for binding in bindings:
             init = unwrap(binding.init) if binding.kind in ("const", "let", "var") else None
-            if binding.kind == "import" or (init is not None and init.type in CALLEE_ALIAS_KINDS):
+            if binding.kind == "import" or (init is not None and (init.type in CALLEE_ALIAS_KINDS or _is_require(init))):
                 names.add(name)
     return frozenset(names)
+
+
+def _is_require(node: Node) -> bool:
+    return node.type == "call_expression" and text(node.child_by_field_name("function")) == "require"
 
 
 def _callee_base_name(call: Node) -> str | None:
