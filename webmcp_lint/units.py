@@ -53,6 +53,9 @@ class _Run:
     units: list[SourceFile]
     settings: Settings
     kinds: frozenset[str]
+    check: "_Validator"
+    cache: Cache | None  # each unit's entry is stored where it is computed, so workers write in parallel
+    keys: list[str]  # the cache key of each unit
     facts: FileFacts = field(default_factory=FileFacts)  # shared by the units' indexes
 
 
@@ -65,22 +68,19 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     global _RUN
     by_path = {absolute(source.path): source for source in sources}
     units = [source for source in sources if may_hold_webmcp(source.data)]
-    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules))
     cache = Cache(cache_dir) if cache_dir is not None else None
     check = _Validator(by_path)
     settings_key = settings_digest(settings)
     files = _Files(by_path)
     keys = [digest(settings_key, "unit", str(absolute(unit.path)), unit.display_path, check.digest(unit))
             for unit in units]
+    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache, keys)
     outcomes = [check.cached(cache.load(key), files, unit) if cache else None for key, unit in zip(keys, units)]
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     _RUN = run
     try:
         for position, entry in zip(missing, _compute(missing, jobs)):
-            check.complete(entry)
             outcomes[position] = _Outcome.of(entry, files, units[position])
-            if cache:
-                cache.store(keys[position], entry)
         project = None
         if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
             project_key = digest(settings_key, "pages", check.every_source())
@@ -145,8 +145,13 @@ def _pages_span_files(run: _Run, outcomes: list[_Outcome]) -> bool:
 
 
 def _lint_unit_at(position: int) -> dict:
+    """The entry of one unit, completed and stored in the cache by the process that computed it."""
     assert _RUN is not None
-    return lint_unit(_RUN, _RUN.units[position])
+    entry = lint_unit(_RUN, _RUN.units[position])
+    _RUN.check.complete(entry)
+    if _RUN.cache is not None:
+        _RUN.cache.store(_RUN.keys[position], entry)
+    return entry
 
 
 def lint_unit(run: _Run, source: SourceFile) -> dict:
