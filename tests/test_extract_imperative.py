@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +127,13 @@ def test_a_fallback_between_document_and_navigator_is_a_model_context():
     analysis = analyze(code)
     assert [tool.name for tool in analysis.tools] == ["get_time"]
     assert [reach.node.text for reach in analysis.navigator_reaches] == [b"navigator.modelContext"]
+
+
+def test_a_missing_alias_name_mid_typing_ends_the_analysis():
+    """`const { modelContext: } = navigator` gives the alias an empty, inserted name (it once looped forever)."""
+    code = "const { modelContext: } = navigator;\n"
+    script = f"from tests.test_extract_imperative import analyze; print(len(analyze({code!r}).navigator_reaches))"
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                               cwd=Path(__file__).resolve().parent.parent)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == "1"

@@ -76,6 +76,8 @@ def spelled_nodes(script: Script, spelling: bytes) -> list[Node]:
     Found by searching the file's bytes and asking the tree what stands at each
     match: a few lookups instead of visiting every node of a kind.
     """
+    if not spelling:  # a name tree-sitter inserted for a missing one (`const { a: } = b`) spells nothing
+        return []
     data = script.source.data
     root = script.tree.root_node
     found = []
