@@ -16,7 +16,6 @@ does not run, and nothing in it is reported.
 from __future__ import annotations
 
 import bisect
-import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterator
@@ -26,6 +25,7 @@ from tree_sitter import Node
 from webmcp_lint import apis
 from webmcp_lint.evaluate import JSFunction, string_value
 from webmcp_lint.languages import language
+from webmcp_lint.memo import PerObject
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
 from webmcp_lint.syntax import call_arguments, member_name, mentions_names, text, unwrap
@@ -1677,9 +1677,6 @@ def _is_validation_call(call: Call) -> bool:
 
 # --------------------------------------------------------------------------- entry point
 
-_CACHE: dict[int, tuple[weakref.ref, ExecuteModel | None]] = {}
-
-
 def execute_function(tool: ToolDefinition) -> Node | None:
     """The function node of a tool's ``execute``: a method, a function or arrow, or a name bound to one."""
     prop = tool.prop("execute")
@@ -1706,15 +1703,11 @@ def _in_tree(node: Node, script: Script) -> bool:
     return script.tree.root_node.descendant_for_byte_range(node.start_byte, node.end_byte) == node
 
 
-def execute_of(tool: ToolDefinition, project: Project | None = None) -> ExecuteModel | None:
-    """The execute model of ``tool`` (None when execute is not a function found statically), built once."""
-    cached = _CACHE.get(id(tool))
-    if cached is not None and cached[0]() is tool:
-        return cached[1]
+def _build_execute_model(tool: ToolDefinition, project: Project | None = None) -> ExecuteModel | None:
     function = execute_function(tool)
     script = _script_holding(function, tool, project) if function is not None else None
-    model = ExecuteModel(tool, script, function) if script is not None else None
-    key = id(tool)
-    _CACHE[key] = (weakref.ref(tool), model)
-    weakref.finalize(tool, _CACHE.pop, key, None)
-    return model
+    return ExecuteModel(tool, script, function) if script is not None else None
+
+
+# The execute model of a tool (None when execute is not a function found statically), built once per tool.
+execute_of = PerObject(_build_execute_model)

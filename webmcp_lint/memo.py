@@ -3,26 +3,37 @@
 from __future__ import annotations
 
 import weakref
-from typing import Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, TypeVar
 
 Owner = TypeVar("Owner")
 Found = TypeVar("Found")
 
+# The table of every PerObject, so that a run's end can empty them all.
+_TABLES: list[dict] = []
+
 
 class PerObject(Generic[Owner, Found]):
-    """``compute(owner)``, remembered per owner object for as long as the object lives.
+    """``compute(owner, *context)``, remembered per owner object (the context never changes the answer).
 
-    Keyed by identity and checked through a weak reference, so an answer never outlives its object
-    (and never answers for a new object that reuses the address)."""
+    Keyed by identity and checked through a weak reference, so an answer never serves a new object that
+    reuses the address. An answer often refers back to its owner (a schema's entries hold the schema),
+    which keeps both alive: ``forget_all`` empties every table when a run ends."""
 
-    def __init__(self, compute: Callable[[Owner], Found]) -> None:
+    def __init__(self, compute: Callable[..., Found]) -> None:
         self._compute = compute
         self._found: dict[int, tuple[weakref.ref, Found]] = {}
+        _TABLES.append(self._found)
 
-    def __call__(self, owner: Owner) -> Found:
+    def __call__(self, owner: Owner, *context: Any) -> Found:
         key = id(owner)
         cached = self._found.get(key)
         if cached is None or cached[0]() is not owner:
-            cached = self._found[key] = (weakref.ref(owner), self._compute(owner))
+            cached = self._found[key] = (weakref.ref(owner), self._compute(owner, *context))
             weakref.finalize(owner, self._found.pop, key, None)
         return cached[1]
+
+
+def forget_all() -> None:
+    """Drop every remembered answer: a long-lived process (the language server) would keep each run's model."""
+    for table in _TABLES:
+        table.clear()
