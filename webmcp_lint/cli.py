@@ -53,14 +53,16 @@ def run() -> None:
 
     A normal exit frees every object of the run one at a time, 20 to 200 ms after the report on the
     200-file benchmark, for a process that ends anyway (mypy's hard_exit does the same). A profiler or a
-    coverage tracer gets the interpreter's normal exit, since it writes its data then.
+    coverage tracer (also coverage on sys.monitoring, which sets no trace function) gets the interpreter's
+    normal exit, since it writes its data then.
     """
     status = 0
     try:
         main()
-    except SystemExit as exit:
-        status = exit.code
-    if not isinstance(status, int) or sys.getprofile() is not None or sys.gettrace() is not None:
+    except SystemExit as stop:
+        status = stop.code
+    measured = sys.getprofile() is not None or sys.gettrace() is not None or "coverage" in sys.modules
+    if not isinstance(status, int) or measured:
         sys.exit(status)
     try:
         sys.stdout.flush()

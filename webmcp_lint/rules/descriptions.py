@@ -278,9 +278,9 @@ def _word_count(text: str) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _text_content_words(text: str) -> list[str]:
+def _text_content_words(text: str) -> tuple[str, ...]:
     """The content words of a text (see ``_content_words``); remembered per text, since tools repeat descriptions."""
-    return _content_words(word for token in tokenize(text) if token.is_word for word in name_words(token.text))
+    return tuple(_content_words(word for token in tokenize(text) if token.is_word for word in name_words(token.text)))
 
 
 @rule("WM304", "uninformative-description", "info", on=TOOLS)
@@ -294,7 +294,7 @@ def uninformative_description(tool: ToolDefinition, project: Project) -> Iterato
                                              "to use it.")
         return
     name = tool.name
-    if name and _text_content_words(description.text) == _content_words(name_words(name)):
+    if name and _text_content_words(description.text) == tuple(_content_words(name_words(name))):
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} only restates the "
                                              f"name {_quote(name)}: say what the tool does and when to use it.")
 
