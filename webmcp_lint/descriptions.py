@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Sequence
 
 from tree_sitter import Node
@@ -26,7 +26,7 @@ from tree_sitter import Node
 from webmcp_lint import vocabulary as words
 from webmcp_lint.evaluate import JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
 from webmcp_lint.model import ToolDefinition
-from webmcp_lint.memo import PerObject
+from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.schema import walk_schema
 from webmcp_lint.syntax import Worklist
 
@@ -149,35 +149,35 @@ class DescriptionFacts:
         self._listed: dict[tuple[str, ...], list[str]] = {}
         self._near_default: dict[str, bool] = {}
 
-    @cached_property
+    @built_once
     def types(self) -> list[Statement]:
         """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
         return [statement for sentence in self.sentences for statement in _sentence_types(sentence)]
 
-    @cached_property
+    @built_once
     def defaults(self) -> list[Statement]:
         """"defaults to X", "default: X", "(default X)", "X by default": the stated default value."""
         return [statement for sentence in self.sentences for statement in _sentence_defaults(self.text, sentence)]
 
-    @cached_property
+    @built_once
     def bounds_by_sentence(self) -> list[list[Statement]]:
         """Numeric bounds, sentence by sentence: "between 1 and 100", "at most 50 characters", "1-100"."""
         return [_sentence_bounds(self.text, sentence) for sentence in self.sentences]
 
-    @cached_property
+    @built_once
     def bounds(self) -> list[Statement]:
         return [statement for found in self.bounds_by_sentence for statement in found]
 
-    @cached_property
+    @built_once
     def value_lists_by_sentence(self) -> list[list[Statement]]:
         """Lists of allowed values, sentence by sentence: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)"."""
         return [_sentence_value_lists(self.text, sentence) for sentence in self.sentences]
 
-    @cached_property
+    @built_once
     def value_lists(self) -> list[Statement]:
         return [statement for found in self.value_lists_by_sentence for statement in found]
 
-    @cached_property
+    @built_once
     def bare_value_list(self) -> Statement | None:
         """A sentence that is nothing but a short list of values ("asc or desc.", "small, medium or large"):
         in a parameter description, that is the allowed values."""
@@ -187,7 +187,7 @@ class DescriptionFacts:
                 return found
         return None
 
-    @cached_property
+    @built_once
     def sentence_words(self) -> list[frozenset[str]]:
         """The words of each sentence, identifiers split into their words (``sort_order`` -> sort, order)."""
         return [frozenset(word for token in sentence if token.is_word for word in name_words(token.text))
@@ -207,7 +207,7 @@ class DescriptionFacts:
             self._listed[key] = _mentioned_values(self.text, self.tokens, key)
         return self._listed[key]
 
-    @cached_property
+    @built_once
     def default_neighbours(self) -> list[str]:
         """The words within DEFAULT_WINDOW_WORDS of the word "default" in the same sentence."""
         return [text for sentence in self.sentences for text in _default_neighbours(sentence)]

@@ -18,14 +18,14 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterator
+from typing import Iterator
 
 from tree_sitter import Node
 
 from webmcp_lint import apis
 from webmcp_lint.evaluate import JSFunction, string_value
 from webmcp_lint.languages import language
-from webmcp_lint.memo import PerObject
+from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
 from webmcp_lint.syntax import call_arguments, member_name, mentions_names, text, unwrap
@@ -84,25 +84,6 @@ def _walk_kinds(language_name: str) -> _WalkKinds:
                       ids(frozenset({"identifier"})), ids(FUNCTION_KINDS), ids(CLASS_KINDS))
 
 
-class _built_once:
-    """A property computed on first use, then kept on the instance.
-
-    ``functools.cached_property`` without the lock Python 3.11 takes on each first use: the model's
-    facts are built that way, several per tool, and the lock costs more than most of them.
-    """
-
-    def __init__(self, compute: Callable) -> None:
-        self._compute = compute
-        self._name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    def __get__(self, instance: object, owner: type | None = None):
-        if instance is None:
-            return self
-        value = instance.__dict__[self._name] = self._compute(instance)
-        return value
-
-
 @dataclass
 class InputKey:
     """One key destructured from the input parameter: ``{ sort = "newest" }``."""
@@ -139,7 +120,7 @@ class Call:
     root: Node | None  # the callee's root identifier (``ExecuteModel.is_global`` resolves it)
     awaited: bool = False
 
-    @_built_once
+    @built_once
     def arguments(self) -> list[Node]:
         """Read on first use: most calls are never asked for theirs."""
         return call_arguments(self.node)
@@ -436,84 +417,84 @@ class ExecuteModel:
 
     # The facts below are each built on first use: not every rule asks every tool for every one.
 
-    @_built_once
+    @built_once
     def input(self) -> InputParam | None:
         return _input_param(self._first_parameter) if self._first_parameter is not None else None
 
-    @_built_once
+    @built_once
     def abort_checks(self) -> list[Node]:
         return self._find_abort_checks()
 
-    @_built_once
+    @built_once
     def returns(self) -> list[Return]:
         return self._returns()
 
-    @_built_once
+    @built_once
     def fetches(self) -> list[Fetch]:
         return [fetch for fetch in map(self._fetch, self.signal_api_calls) if fetch is not None]
 
-    @_built_once
+    @built_once
     def timers(self) -> list[Call]:
         return [call for call in self.calls if call.name in ("setTimeout", "setInterval") and self.is_global(call)]
 
-    @_built_once
+    @built_once
     def throws(self) -> list[Throw]:
         return [self._throw(node, owner) for node, owner in self._kept("throw_statement")]
 
-    @_built_once
+    @built_once
     def rejects(self) -> list[Reject]:
         return self._rejects()
 
-    @_built_once
+    @built_once
     def catches(self) -> list[CatchClause]:
         return [self._catch(node, owner) for node, owner in self._kept("catch_clause")]
 
-    @_built_once
+    @built_once
     def loops(self) -> list[Loop]:
         loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._kept(kind)]
         loops.sort(key=lambda loop: loop.node.start_byte)
         return loops
 
-    @_built_once
+    @built_once
     def writes(self) -> list[Write]:
         return self._writes()
 
-    @_built_once
+    @built_once
     def input_names(self) -> set[str]:
         return self._input_names()
 
     # Positions of what abort guards, catches and loops ask about, so each asks with a bisect, not a scan.
 
-    @_built_once
+    @built_once
     def _abort_positions(self) -> _Positions:
         return _Positions(self.abort_checks)
 
-    @_built_once
+    @built_once
     def _abortable_positions(self) -> _Positions:
         return _Positions([call.node for call in self.calls
                            if call.method == "throwIfAborted" or self.passes_signal(call)])
 
-    @_built_once
+    @built_once
     def _rethrow_positions(self) -> _Positions:
         return _Positions([node for node, _ in self._kept("throw_statement")] + [reject.node for reject in self.rejects])
 
-    @_built_once
+    @built_once
     def _await_positions(self) -> _Positions:
         return _Positions([node for node, _ in self.awaits])
 
-    @_built_once
+    @built_once
     def _await_owner(self) -> dict[int, Node]:
         return {node.id: owner for node, owner in self.awaits}
 
-    @_built_once
+    @built_once
     def _timer_positions(self) -> _Positions:
         return _Positions([timer.node for timer in self.timers])
 
-    @_built_once
+    @built_once
     def _loops_by_id(self) -> dict[int, Loop]:
         return {loop.node.id: loop for loop in self.loops}
 
-    @_built_once
+    @built_once
     def _try_blocks(self) -> list[tuple[int, int, int]]:
         return self._catching_try_blocks()
 

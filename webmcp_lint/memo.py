@@ -33,6 +33,25 @@ class PerObject(Generic[Owner, Found]):
         return cached[1]
 
 
+class built_once:
+    """A property computed on first use, then kept on the instance.
+
+    ``functools.cached_property`` without the lock Python 3.11 takes on each first use: execute models and
+    description facts are built that way, several per tool, and the lock costs more than most of them.
+    """
+
+    def __init__(self, compute: Callable) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, instance: object, owner: type | None = None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self._name] = self._compute(instance)
+        return value
+
+
 def forget_all() -> None:
     """Drop every remembered answer: a long-lived process (the language server) would keep each run's model."""
     for table in _TABLES:
