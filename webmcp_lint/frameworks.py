@@ -124,11 +124,12 @@ def detect_framework(analysis: FileAnalysis, index: ProjectIndex | None) -> Dete
 
 
 def assign_frameworks(project: Project, index: ProjectIndex | None) -> None:
-    """Record on each tool the framework of the app that registers it (integrations set their own)."""
+    """Record the framework of the app on each file with tools or registrations, and on its tools
+    (integrations set their own); rules read it from there instead of detecting it again."""
     for analysis in project.files:
-        if not analysis.tools:
+        if not analysis.tools and not analysis.registrations:
             continue
-        detection = detect_framework(analysis, index)
+        analysis.framework = detection = detect_framework(analysis, index)
         if detection is None:
             continue
         for tool in analysis.tools:

@@ -21,6 +21,7 @@ from webmcp_lint.source import SourceFile
 if TYPE_CHECKING:
     from webmcp_lint.diagnostics import Fix
     from webmcp_lint.declarative import FormTool
+    from webmcp_lint.frameworks import Detection
     from webmcp_lint.project_index import ProjectIndex
 
 
@@ -271,6 +272,7 @@ class FileAnalysis:
     framework_calls: list[FrameworkCall] = field(default_factory=list)
     has_webmcp_code: bool = False
     suppressions: list = field(default_factory=list)  # webmcp_lint.suppression.Directive, in comment order
+    framework: "Detection | None" = None  # the app's framework, for files with tools or registrations
 
 
 @dataclass

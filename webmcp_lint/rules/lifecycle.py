@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.evaluate import UNDEFINED, JSObject
-from webmcp_lint.frameworks import OFFICIAL_INTEGRATION, REACT, VUE, detect_framework
+from webmcp_lint.frameworks import OFFICIAL_INTEGRATION, REACT, VUE
 from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, PROJECT, rule
 from webmcp_lint.scope import FUNCTION_KINDS
@@ -150,7 +150,7 @@ def direct_registration_in_framework(project: Project) -> Iterator[Finding]:
     for analysis in project.files:
         if not analysis.registrations:
             continue
-        detection = detect_framework(analysis, project.index)
+        detection = analysis.framework
         for registration in analysis.registrations:
             if detection is not None:
                 message = (f"This {detection.name} app ({detection.reason}) calls registerTool directly; register "
