@@ -390,12 +390,13 @@ class ExecuteModel:
         self.abort_listeners: set[int] = set()  # ids of functions that run when the signal aborts
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
         # (node, function it is in) for each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
-        self._found: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
+        self._walked_by_kind: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
         self._in_order: set[str] = set()
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
         self._identifiers: list[Node] = []  # in walk order, to find the functions declared inside that run
-        self._met: list[Node] = []  # the functions and classes the walk came to and did not enter
+        self._stepped_over: list[Node] = []  # functions and classes the walk did not go into where it met them
+        # (classes never; a nested function that runs is walked later, from its body, so only its head stays out)
         self._unwalked: tuple[list[int], list[int]] | None = None
         self._unwalked_body: Node | None = None  # execute's body: what lies outside it is not walked
         self._walk()
@@ -620,7 +621,7 @@ class ExecuteModel:
     def _unwalked_spans(self) -> tuple[list[int], list[int]]:
         """Byte spans the walk left out, in order: classes, nested functions that do not run, heads of those that do."""
         spans = []
-        for node in self._met:
+        for node in self._stepped_over:
             body = node.child_by_field_name("body") if node.id in self._included else None
             spans.append((node.start_byte, body.start_byte if body is not None else node.end_byte))
         spans.sort()
@@ -683,7 +684,7 @@ class ExecuteModel:
 
     def _kept(self, kind: str) -> list[tuple[Node, Node]]:
         """The nodes of ``kind`` the walk kept, with their function, in source order (sorted on first use)."""
-        found = self._found[kind]
+        found = self._walked_by_kind[kind]
         if kind not in self._in_order:
             found.sort(key=lambda pair: pair[0].start_byte)
             self._in_order.add(kind)
@@ -694,8 +695,8 @@ class ExecuteModel:
         if body is None:
             return
         if body.type != "statement_block":
-            self._found["return_statement"].append((body, function))  # an arrow's expression body is its return
-        raw = self._found
+            self._walked_by_kind["return_statement"].append((body, function))  # an arrow's expression body is its return
+        walked = self._walked_by_kind
         kinds = _walk_kinds(self.script.language)
         stack = [body]
         while stack:
@@ -703,17 +704,17 @@ class ExecuteModel:
             kind = node.kind_id
             kept = kinds.kept.get(kind)
             if kept is not None:
-                raw[kept].append((node, function))
+                walked[kept].append((node, function))
             elif kind in kinds.tokens:
                 if kind in kinds.identifiers:
                     self._identifiers.append(node)
                 continue
             elif kind in kinds.functions:
-                self._met.append(node)
+                self._stepped_over.append(node)
                 self._nested_function(node, queue)
                 continue
             elif kind in kinds.classes:
-                self._met.append(node)
+                self._stepped_over.append(node)
                 continue
             stack.extend(node.named_children)
 
@@ -769,7 +770,7 @@ class ExecuteModel:
 
     def _build_calls(self) -> None:
         for kind in ("call_expression", "new_expression"):
-            for node, owner in self._found[kind]:  # in walk order: the calls are sorted below
+            for node, owner in self._walked_by_kind[kind]:  # in walk order: the calls are sorted below
                 call = self._call(node, owner)
                 self.calls.append(call)
                 self._calls_by_id[node.id] = call
@@ -1145,7 +1146,7 @@ class ExecuteModel:
 
     def _returns(self) -> list[Return]:
         found = []
-        for node, owner in self._found["return_statement"]:  # in walk order: sorted below
+        for node, owner in self._walked_by_kind["return_statement"]:  # in walk order: sorted below
             if node.type == "return_statement":
                 value = next((child for child in node.named_children if child.type != "comment"), None)
                 found.append(Return(node, value, owner))
