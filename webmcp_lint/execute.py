@@ -28,7 +28,7 @@ from webmcp_lint.languages import language
 from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
-from webmcp_lint.syntax import call_arguments, member_name, mentions_names, text, unwrap
+from webmcp_lint.syntax import call_arguments, member_name, mentions_names, spelled_nodes, text, unwrap
 
 GLOBAL_PREFIXES = ("window.", "globalThis.", "self.")
 LOOP_KINDS = frozenset({"while_statement", "do_statement", "for_statement", "for_in_statement"})
@@ -593,17 +593,9 @@ class ExecuteModel:
         Looks only where execute's text spells a name, and maps each such place to its token.
         """
         names = {name.encode() for name in self.signal_names | self.options_names}
-        written, base = self._source_text, self.function.start_byte
-        tokens = []
-        for word in self._signal_words():
-            offset = written.find(word)
-            while offset >= 0:
-                start, end = base + offset, base + offset + len(word)
-                token = self.function.named_descendant_for_byte_range(start, end)
-                if token is not None and token.start_byte == start and token.end_byte == end \
-                        and _token_names_signal(token.type, word, names) and self._walked(token):
-                    tokens.append(token)
-                offset = written.find(word, offset + 1)
+        data = self.script.source.data
+        tokens = [token for word in self._signal_words() for token in spelled_nodes(self.function, data, word)
+                  if _token_names_signal(token.type, word, names) and self._walked(token)]
         return _Positions(tokens)
 
     def _walked(self, node: Node) -> bool:

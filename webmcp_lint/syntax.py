@@ -28,6 +28,25 @@ def unwrap(node: Node | None) -> Node | None:
     return node
 
 
+def spelled_nodes(within: Node, data: bytes, spelling: bytes) -> list[Node]:
+    """The named nodes under ``within`` whose text is exactly ``spelling``, in document order.
+
+    ``data`` is the text the tree was parsed from. Found by searching the bytes and asking the tree
+    what stands at each match: a few lookups instead of visiting every node of a kind.
+    """
+    if not spelling:  # a name tree-sitter inserted for a missing one (`const { a: } = b`) spells nothing
+        return []
+    found = []
+    start = data.find(spelling, within.start_byte, within.end_byte)
+    while start != -1:
+        end = start + len(spelling)
+        node = within.named_descendant_for_byte_range(start, end)
+        if node is not None and node.byte_range == (start, end):
+            found.append(node)
+        start = data.find(spelling, end, within.end_byte)
+    return found
+
+
 def is_global_name(node: Node | None, name: str, scopes: ScopeIndex) -> bool:
     """``node`` is the global ``name`` (``document``, ``window.document``, ``globalThis.navigator``...)."""
     node = unwrap(node)

@@ -25,7 +25,7 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
-from webmcp_lint.syntax import call_arguments, enclosing_function, is_global_name, text, unwrap
+from webmcp_lint.syntax import call_arguments, enclosing_function, is_global_name, spelled_nodes, text, unwrap
 
 
 def reads_model_context(node: Node) -> bool:
@@ -70,30 +70,10 @@ def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str
     return None
 
 
-def spelled_nodes(script: Script, spelling: bytes) -> list[Node]:
-    """The named nodes whose text is exactly ``spelling``, in document order.
-
-    Found by searching the file's bytes and asking the tree what stands at each
-    match: a few lookups instead of visiting every node of a kind.
-    """
-    if not spelling:  # a name tree-sitter inserted for a missing one (`const { a: } = b`) spells nothing
-        return []
-    data = script.source.data
-    root = script.tree.root_node
-    found = []
-    start = data.find(spelling)
-    while start != -1:
-        end = start + len(spelling)
-        node = root.named_descendant_for_byte_range(start, end)
-        if node is not None and node.byte_range == (start, end):
-            found.append(node)
-        start = data.find(spelling, end)
-    return found
-
-
 def identifiers_named(script: Script, names: set[str]) -> list[Node]:
     """The identifier nodes spelled as one of ``names``, in document order."""
-    found = [node for name in names for node in spelled_nodes(script, name.encode("utf-8"))
+    root, data = script.tree.root_node, script.source.data
+    found = [node for name in names for node in spelled_nodes(root, data, name.encode("utf-8"))
              if node.type == "identifier"]
     return sorted(found, key=START_BYTE)
 
@@ -101,7 +81,7 @@ def identifiers_named(script: Script, names: set[str]) -> list[Node]:
 def members_reading_model_context(script: Script) -> list[Node]:
     """``x.modelContext`` and ``x?.modelContext`` member expressions, where the text spells the property."""
     members = []
-    for node in spelled_nodes(script, b"modelContext"):
+    for node in spelled_nodes(script.tree.root_node, script.source.data, b"modelContext"):
         member = node.parent if node.type == "property_identifier" else None
         if member is not None and member.type == "member_expression" and reads_model_context(member):
             members.append(member)
