@@ -71,6 +71,14 @@ def member_name(node: Node) -> str | None:
     return text(property_node) if property_node is not None else None
 
 
+def reads_property(node: Node, name: bytes) -> bool:
+    """``node`` is ``a.<name>`` or ``a?.<name>``; the bytes are compared, not decoded (callers ask it of every call)."""
+    if node.type != "member_expression":
+        return False
+    property_node = node.child_by_field_name("property")
+    return property_node is not None and property_node.text == name
+
+
 def is_optional_member(node: Node) -> bool:
     return node.type == "member_expression" and node.child_by_field_name("optional_chain") is not None
 

@@ -25,16 +25,15 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
-from webmcp_lint.syntax import call_arguments, enclosing_function, is_global_name, spelled_nodes, text, unwrap
+from webmcp_lint.syntax import (call_arguments, enclosing_function, is_global_name, reads_property, spelled_nodes,
+                                text, unwrap)
 
 
 def reads_model_context(node: Node) -> bool:
     """``x.modelContext``, ``x?.modelContext`` or ``x["modelContext"]``."""
-    kind = node.type
-    if kind == "member_expression":  # bytes compared, not decoded: every member expression of a file comes here
-        property_node = node.child_by_field_name("property")
-        return property_node is not None and property_node.text == b"modelContext"
-    if kind == "subscript_expression":
+    if node.type == "member_expression":
+        return reads_property(node, b"modelContext")
+    if node.type == "subscript_expression":
         index = node.child_by_field_name("index")
         return index is not None and index.type == "string" and string_value(index) == "modelContext"
     return False

@@ -19,6 +19,7 @@ from webmcp_lint.syntax import (
     is_global_name,
     is_optional_member,
     member_name,
+    reads_property,
     text,
     unwrap,
 )
@@ -422,7 +423,7 @@ def _event_listener_findings(call: Node, script: Script) -> list[Finding]:
     if callee.type == "identifier":
         on_window = callee.text == b"addEventListener" and script.scopes.is_global(callee)
         on_model_context = False
-    elif callee.type == "member_expression" and _property_bytes(callee) == b"addEventListener":
+    elif reads_property(callee, b"addEventListener"):
         receiver = callee.child_by_field_name("object")
         on_model_context = model_context_kind(receiver, script) is not None
         on_window = not on_model_context and _is_window(receiver, script)
@@ -441,11 +442,6 @@ def _event_listener_findings(call: Node, script: Script) -> list[Finding]:
     if on_window and event in MOVED_FROM_WINDOW:
         return [finding_at(script.source, arguments[0], _moved_message(event))]
     return []
-
-
-def _property_bytes(member: Node) -> bytes | None:
-    property_node = member.child_by_field_name("property")
-    return property_node.text if property_node is not None else None
 
 
 def _is_window(node: Node | None, script: Script) -> bool:
