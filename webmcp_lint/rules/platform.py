@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from tree_sitter import Node
 
@@ -393,13 +393,10 @@ MOVED_FROM_WINDOW = ("toolactivated", "toolcancel")
 
 
 @rule("WM107", "unknown-model-context-event", "error", on=nodes("call_expression", "assignment_expression"))
-def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]:
+def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]:
     if node.type == "call_expression":
-        return _event_listener_findings(node, script)
-    return _handler_findings(node, script)
-
-
-def _handler_findings(node: Node, script: Script) -> Iterator[Finding]:
+        yield from _event_listener_findings(node, script)
+        return
     target = unwrap(node.child_by_field_name("left"))
     handler = member_name(target) if target is not None else None
     if handler is None or not handler.startswith("on"):
@@ -415,11 +412,11 @@ def _handler_findings(node: Node, script: Script) -> Iterator[Finding]:
         yield finding_at(script.source, target.child_by_field_name("property"), _moved_message(event))
 
 
-def _event_listener_findings(call: Node, script: Script) -> list[Finding]:
+def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
     """Every call of a file comes here: anything but ``addEventListener`` is turned away by its bytes."""
     callee = unwrap(call.child_by_field_name("function"))
     if callee is None:
-        return []
+        return
     if callee.type == "identifier":
         on_window = callee.text == b"addEventListener" and script.scopes.is_global(callee)
         on_model_context = False
@@ -428,20 +425,19 @@ def _event_listener_findings(call: Node, script: Script) -> list[Finding]:
         on_model_context = model_context_kind(receiver, script) is not None
         on_window = not on_model_context and _is_window(receiver, script)
     else:
-        return []
+        return
     arguments = call_arguments(call) if on_model_context or on_window else []
     if not arguments:
-        return []
+        return
     event = script.evaluator.value(arguments[0])
     if not isinstance(event, str):
-        return []
+        return
     if on_model_context and event not in MODEL_CONTEXT_EVENTS:
-        return [finding_at(script.source, arguments[0],
-                           f"The model context never fires `{event}`{did_you_mean(closest(event, MODEL_CONTEXT_EVENTS))}; "
-                           "it fires only toolchange, toolactivated and toolcancel.")]
-    if on_window and event in MOVED_FROM_WINDOW:
-        return [finding_at(script.source, arguments[0], _moved_message(event))]
-    return []
+        yield finding_at(script.source, arguments[0],
+                         f"The model context never fires `{event}`{did_you_mean(closest(event, MODEL_CONTEXT_EVENTS))}; "
+                         "it fires only toolchange, toolactivated and toolcancel.")
+    elif on_window and event in MOVED_FROM_WINDOW:
+        yield finding_at(script.source, arguments[0], _moved_message(event))
 
 
 def _is_window(node: Node | None, script: Script) -> bool:
