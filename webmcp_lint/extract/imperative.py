@@ -82,7 +82,7 @@ def members_reading_model_context(script: Script) -> list[Node]:
     members = []
     for node in spelled_nodes(script.tree.root_node, script.source.data, b"modelContext"):
         member = node.parent if node.type == "property_identifier" else None
-        if member is not None and member.type == "member_expression" and reads_model_context(member):
+        if member is not None and member.type == "member_expression":  # a property name is only ever its property
             members.append(member)
     return members
 
