@@ -1,12 +1,10 @@
-"""memo.PerObject: one answer per live object, never shared between objects, dropped when a run ends."""
+"""memo.PerObject: one answer per live object, never shared between objects, gone with its object."""
 
 from __future__ import annotations
 
 import gc
 import weakref
 
-from tests.support import lint
-from webmcp_lint import memo
 from webmcp_lint.memo import PerObject
 
 
@@ -23,34 +21,26 @@ def test_an_answer_is_computed_once_per_object():
     assert calls == [first, second]  # equal objects are still different owners
 
 
-def test_an_answer_that_does_not_hold_its_object_goes_with_it():
-    seen = PerObject(lambda box: box.value)
-    box = Box(7)
-    assert seen(box) == 7
-    del box
-    gc.collect()
-    assert seen._found == {}
+def test_two_facts_of_one_object_are_kept_apart():
+    doubled = PerObject(lambda box: box.value * 2)
+    negated = PerObject(lambda box: -box.value)
+    box = Box(3)
+    assert (doubled(box), negated(box), doubled(box)) == (6, -3, 6)
 
 
-def test_forget_all_frees_answers_that_hold_their_object():
+def test_a_none_answer_is_remembered_too():
+    calls = []
+    nothing = PerObject(lambda box: calls.append(box))
+    box = Box(1)
+    assert nothing(box) is None and nothing(box) is None
+    assert calls == [box]
+
+
+def test_an_answer_that_holds_its_object_goes_with_it():
     holder = PerObject(lambda box: [box])  # like a schema's entries, which hold the schema
     box = Box(1)
     assert holder(box) == [box]
     alive = weakref.ref(box)
     del box
     gc.collect()
-    assert alive() is not None  # the table keeps the answer, and the answer keeps the box
-    memo.forget_all()
-    gc.collect()
-    assert alive() is None and holder._found == {}
-
-
-def test_a_lint_run_leaves_no_answers_behind():
-    code = """document.modelContext.registerTool({
-      name: "get_time", description: "Returns the current time in the user's time zone.",
-      inputSchema: { type: "object", properties: { zone: { type: "string", description: "An IANA zone." } } },
-      async execute({ zone }) { return { now: new Date().toLocaleString("en", { timeZone: zone }) }; },
-    });"""
-    lint(code)
-    assert all(table == {} for table in memo._TABLES)
-    assert len(memo._TABLES) >= 5  # the execute model, schemas, descriptions, texts, untrusted fetches
+    assert alive() is None

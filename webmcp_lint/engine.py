@@ -20,7 +20,6 @@ from webmcp_lint.evaluate import Evaluator
 from webmcp_lint.extract import all_extractors, may_hold_webmcp
 from webmcp_lint.embedded import is_embedding, split_markup
 from webmcp_lint.languages import HTML, SCRIPT_LANGUAGE_BY_SUFFIX, nodes_by_kind, parse
-from webmcp_lint.memo import forget_all
 from webmcp_lint.model import FileAnalysis, Finding, Project, Script
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.project_index import ProjectIndex
@@ -182,13 +181,9 @@ def run_rules(project: Project, settings: Settings, result: LintResult) -> None:
 def run_checks(project: Project, rules: Iterable[Rule], runner: RuleRunner) -> None:
     """Run ``rules`` over the project; their raw findings (nothing suppressed yet) go to the runner's result.
 
-    The facts the rules shared (memo.PerObject) are dropped at the end, so a long-lived process does not
-    keep every run's model alive.
+    The facts the rules shared (memo.PerObject) live on the model's objects, so they go with the project.
     """
-    try:
-        _run_checks(project, rules, runner)
-    finally:
-        forget_all()
+    _run_checks(project, rules, runner)
 
 
 def _run_checks(project: Project, rules: Iterable[Rule], runner: RuleRunner) -> None:

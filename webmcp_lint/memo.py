@@ -1,36 +1,35 @@
-"""Facts computed once per analysis object (a schema, an execute model) and shared by every rule that asks."""
+"""Facts computed once per analysis object (a tool, a schema, an execute model) and shared by every rule that asks."""
 
 from __future__ import annotations
 
-import weakref
+import itertools
 from typing import Any, Callable, Generic, TypeVar
 
 Owner = TypeVar("Owner")
 Found = TypeVar("Found")
 
-# The table of every PerObject, so that a run's end can empty them all.
-_TABLES: list[dict] = []
+_TABLE_NUMBERS = itertools.count()
 
 
 class PerObject(Generic[Owner, Found]):
     """``compute(owner, *context)``, remembered per owner object (the context never changes the answer).
 
-    Keyed by identity and checked through a weak reference, so an answer never serves a new object that
-    reuses the address. An answer often refers back to its owner (a schema's entries hold the schema),
-    which keeps both alive: ``forget_all`` empties every table when a run ends."""
+    The answer is kept in the owner's own ``__dict__``, under a name no other PerObject uses: it lives exactly
+    as long as its owner, so it can never serve another object, and it costs one dictionary look-up to
+    read (a table keyed by identity needs a weak reference and a finalizer per owner, which cost more
+    than most of the facts). Owners are plain instances (dataclasses without slots)."""
 
     def __init__(self, compute: Callable[..., Found]) -> None:
         self._compute = compute
-        self._found: dict[int, tuple[weakref.ref, Found]] = {}
-        _TABLES.append(self._found)
+        self._name = f"_memo{next(_TABLE_NUMBERS)}_{compute.__name__}"
 
     def __call__(self, owner: Owner, *context: Any) -> Found:
-        key = id(owner)
-        cached = self._found.get(key)
-        if cached is None or cached[0]() is not owner:
-            cached = self._found[key] = (weakref.ref(owner), self._compute(owner, *context))
-            weakref.finalize(owner, self._found.pop, key, None)
-        return cached[1]
+        known = owner.__dict__
+        try:
+            return known[self._name]
+        except KeyError:
+            found = known[self._name] = self._compute(owner, *context)
+            return found
 
 
 class built_once:
@@ -50,9 +49,3 @@ class built_once:
             return self
         value = instance.__dict__[self._name] = self._compute(instance)
         return value
-
-
-def forget_all() -> None:
-    """Drop every remembered answer: a long-lived process (the language server) would keep each run's model."""
-    for table in _TABLES:
-        table.clear()
