@@ -105,6 +105,8 @@ _NAME_SEPARATORS = re.compile(r"[\s_.\-/]+")
 @lru_cache(maxsize=4096)
 def name_words(name: str) -> tuple[str, ...]:
     """The words of an identifier: split on ``_``, ``-``, ``.``, spaces and case changes, lower-cased."""
+    if name.islower() or not name:  # no capital letter, so no case change to split at (``get_order_status``)
+        return tuple(part for part in _NAME_SEPARATORS.split(name) if part)
     spaced = _CASE_CHANGE.sub(r"\1 \2", name)
     spaced = _ACRONYM_END.sub(r"\1 \2", spaced)
     return tuple(part.lower() for part in _NAME_SEPARATORS.split(spaced) if part)
@@ -188,13 +190,26 @@ class DescriptionFacts:
         return None
 
     @built_once
+    def states_constraints(self) -> bool:
+        """Any list of allowed values, default or bound: most descriptions state none."""
+        return bool(self.value_lists or self.bare_value_list or self.defaults or self.bounds)
+
+    @built_once
     def sentence_words(self) -> list[frozenset[str]]:
         """The words of each sentence, identifiers split into their words (``sort_order`` -> sort, order)."""
         return [frozenset(word for token in sentence if token.is_word for word in name_words(token.text))
                 for sentence in self.sentences]
 
+    @built_once
+    def spelled(self) -> frozenset[str]:
+        """Every word, identifier, quoted and backticked span, lower-cased: a name or value the text does not
+        spell is not worth a search."""
+        return frozenset(token.lower for token in self.tokens if token.kind != "punct")
+
     def parameter_names(self, names: Sequence[str]) -> list[str]:
         """Which of ``names`` the text writes as parameter names (see ``_mentioned_parameter_names``)."""
+        if self.spelled.isdisjoint(name.lower() for name in names):
+            return []
         key = tuple(names)
         if key not in self._parameter_names:
             self._parameter_names[key] = _mentioned_parameter_names(self.tokens, key)
@@ -202,6 +217,8 @@ class DescriptionFacts:
 
     def listed_values(self, values: Sequence[str]) -> list[str]:
         """Which of ``values`` (enum values) the text lists (see ``_mentioned_values``)."""
+        if len(values) < 2:
+            return []  # a list needs two values
         key = tuple(values)
         if key not in self._listed:
             self._listed[key] = _mentioned_values(self.text, self.tokens, key)
@@ -214,6 +231,8 @@ class DescriptionFacts:
 
     def near_default_word(self, value: str) -> bool:
         """A declared default written near the word "default": "newest first by default", "default sort: newest"."""
+        if not self.default_neighbours:
+            return False
         if value not in self._near_default:
             self._near_default[value] = any(same_value(text, value) for text in self.default_neighbours)
         return self._near_default[value]
@@ -737,6 +756,7 @@ def _list_items(sentence: list[Token], position: int) -> tuple[list[Token], Toke
 
 BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
                   "minItems", "maxItems")
+_NO_KEYWORDS: dict[str, Prop] = {}  # the keywords of a property whose schema is not static
 
 
 class SchemaProperty:
@@ -749,20 +769,23 @@ class SchemaProperty:
         self.name = name
         self.prop = prop  # the key/value pair in its ``properties`` object
         self.schema = schema  # None when the property's schema is not a static object
-        keywords = schema.props if schema is not None else {}
-        declared = keywords["type"].value if "type" in keywords else None
+        keywords = schema.props if schema is not None else _NO_KEYWORDS
+        declared = keywords.get("type")
+        declared = declared.value if declared is not None else None
         if isinstance(declared, str):
-            self.types: frozenset[str] = frozenset({declared})
+            self.types: frozenset[str] = frozenset((declared,))
         elif isinstance(declared, JSArray):
             self.types = frozenset(item for item in declared.values if isinstance(item, str))
         else:
             self.types = frozenset()
-        enum = keywords["enum"].value if "enum" in keywords else None
+        enum = keywords.get("enum")
+        enum = enum.value if enum is not None else None
         self.enum_values: tuple[str, ...] = tuple(
             text for text in (to_js_string(item) for item in enum.values) if text is not None) \
             if isinstance(enum, JSArray) else ()
-        self.default_text: str | None = to_js_string(keywords["default"].value) if "default" in keywords else None
-        self.bounds: dict[str, float] = {
+        default = keywords.get("default")
+        self.default_text: str | None = to_js_string(default.value) if default is not None else None
+        self.bounds: dict[str, float] = {} if keywords.keys().isdisjoint(BOUND_KEYWORDS) else {
             key: float(keywords[key].value) for key in BOUND_KEYWORDS
             if key in keywords and isinstance(keywords[key].value, (int, float)) and not isinstance(keywords[key].value, bool)}
         self.description: Prop | None = keywords.get("description")
@@ -789,14 +812,17 @@ def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:
     return tuple(found)
 
 
-_properties = PerObject(_walk_properties)  # about ten rules ask for each tool's parameters
+_properties = PerObject(_walk_properties)  # per schema: tools can share one
 
 
-def input_properties(tool: ToolDefinition) -> tuple[SchemaProperty, ...]:
+def _input_properties(tool: ToolDefinition) -> tuple[SchemaProperty, ...]:
     """Every property of the tool's inputSchema at any depth (nested objects, array items, ``anyOf``
     branches...), in source order; a property whose own schema is not static still counts, by its name."""
     schema = tool.get("inputSchema")
     return _properties(schema) if isinstance(schema, JSObject) else ()
+
+
+input_properties = PerObject(_input_properties)  # about ten rules ask for each tool's parameters, some often
 
 
 @lru_cache(maxsize=4096)

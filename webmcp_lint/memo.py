@@ -21,6 +21,7 @@ class PerObject(Generic[Owner, Found]):
 
     def __init__(self, compute: Callable[..., Found]) -> None:
         self._compute = compute
+        self.__doc__ = compute.__doc__
         self._name = f"_memo{next(_TABLE_NUMBERS)}_{compute.__name__}"
 
     def __call__(self, owner: Owner, *context: Any) -> Found:

@@ -7,8 +7,6 @@ bounded, so a deeply nested schema cannot exhaust Python's recursion limit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import JSArray, JSObject, Value
@@ -24,7 +22,6 @@ SCHEMA_LIST_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "ite
 SUBSCHEMA_KEYWORDS = SINGLE_SCHEMA_KEYWORDS | SCHEMA_MAP_KEYWORDS | SCHEMA_LIST_KEYWORDS
 
 
-@dataclass(slots=True)
 class SchemaEntry:
     """One schema object inside a tool's schema.
 
@@ -33,14 +30,21 @@ class SchemaEntry:
     (the property name for ``properties``), None for the root and list items.
     ``object_depth`` counts the object schemas from the root down to this one;
     ``keyword`` is the keyword it hangs from (``properties``, ``items``, ``anyOf``...), None for the root.
+    ``is_object``: the schema is an object's (``type: "object"``, or it has ``properties``).
+    A plain class with slots: a walk makes one per schema, and the rules read them often.
     """
 
-    path: tuple[str | int, ...]
-    schema: JSObject
-    node: Node | None
-    key_node: Node | None
-    object_depth: int
-    keyword: str | None = None
+    __slots__ = ("path", "schema", "node", "key_node", "object_depth", "keyword", "is_object")
+
+    def __init__(self, path: tuple[str | int, ...], schema: JSObject, node: Node | None, key_node: Node | None,
+                 parent_depth: int, keyword: str | None) -> None:
+        self.path = path
+        self.schema = schema
+        self.node = node
+        self.key_node = key_node
+        self.keyword = keyword
+        self.is_object = _is_object_schema(schema)
+        self.object_depth = parent_depth + 1 if self.is_object else parent_depth
 
     @property
     def property_name(self) -> str | None:
@@ -49,11 +53,21 @@ class SchemaEntry:
             return self.path[-1]
         return None
 
-    @property
-    def is_object(self) -> bool:
-        kind = self.schema.get("type")
-        return kind == "object" or (isinstance(kind, JSArray) and "object" in kind.values) \
-            or isinstance(self.schema.get("properties"), JSObject)
+    def at(self, node: Node | None) -> SchemaEntry:
+        """The same entry, shown at another node."""
+        moved = SchemaEntry(self.path, self.schema, node, self.key_node, 0, self.keyword)
+        moved.object_depth = self.object_depth
+        return moved
+
+
+def _is_object_schema(schema: JSObject) -> bool:
+    keywords = schema.props
+    declared = keywords.get("type")
+    kind = declared.value if declared is not None else None
+    if kind == "object" or (isinstance(kind, JSArray) and "object" in kind.values):
+        return True
+    properties = keywords.get("properties")
+    return properties is not None and isinstance(properties.value, JSObject)
 
 
 def walk_schema(root: Value, root_node: Node | None = None) -> tuple[SchemaEntry, ...]:
@@ -63,15 +77,13 @@ def walk_schema(root: Value, root_node: Node | None = None) -> tuple[SchemaEntry
         return ()
     entries = _schema_entries(root)
     if root_node is not None and root_node != entries[0].node:
-        return (replace(entries[0], node=root_node),) + entries[1:]
+        return (entries[0].at(root_node),) + entries[1:]
     return entries
 
 
 def _walk(root: JSObject) -> tuple[SchemaEntry, ...]:
-    first = SchemaEntry((), root, root.node, None, 0)
-    first.object_depth = 1 if first.is_object else 0
     found = []
-    stack = [first]
+    stack = [SchemaEntry((), root, root.node, None, 0, None)]
     seen: set[int] = set()
     while stack and len(found) < MAX_SCHEMAS:
         entry = stack.pop()
@@ -79,7 +91,8 @@ def _walk(root: JSObject) -> tuple[SchemaEntry, ...]:
             continue
         seen.add(id(entry.schema))
         found.append(entry)
-        stack.extend(reversed(_children(entry)))
+        if not entry.schema.props.keys().isdisjoint(SUBSCHEMA_KEYWORDS):  # most schemas are leaves
+            stack.extend(reversed(_children(entry)))
     return tuple(found)
 
 
@@ -88,25 +101,18 @@ _schema_entries = PerObject(_walk)  # walked once per schema: WM204, WM210 and t
 
 def _children(entry: SchemaEntry) -> list[SchemaEntry]:
     found = []
+    path, depth = entry.path, entry.object_depth
     for key, prop in entry.schema.props.items():
         if key not in SUBSCHEMA_KEYWORDS:
             continue
         value = prop.value
         if key in SCHEMA_MAP_KEYWORDS and isinstance(value, JSObject):
-            found.extend(_entry(entry, (key, name), child.value, child.value_node, child.key_node)
+            found.extend(SchemaEntry(path + (key, name), child.value, child.value_node or child.value.node,
+                                     child.key_node, depth, key)
                          for name, child in value.props.items() if isinstance(child.value, JSObject))
         elif key in SINGLE_SCHEMA_KEYWORDS and isinstance(value, JSObject):
-            found.append(_entry(entry, (key,), value, prop.value_node, prop.key_node))
+            found.append(SchemaEntry(path + (key,), value, prop.value_node or value.node, prop.key_node, depth, key))
         elif key in SCHEMA_LIST_KEYWORDS and isinstance(value, JSArray):
-            found.extend(_entry(entry, (key, index), item.value, item.node, None)
+            found.extend(SchemaEntry(path + (key, index), item.value, item.node or item.value.node, None, depth, key)
                          for index, item in enumerate(value.items) if isinstance(item.value, JSObject))
     return found
-
-
-def _entry(parent: SchemaEntry, steps: tuple[str | int, ...], schema: JSObject, node: Node | None,
-           key_node: Node | None) -> SchemaEntry:
-    child = SchemaEntry(parent.path + steps, schema, node or schema.node, key_node, parent.object_depth, str(steps[0]))
-    if child.is_object:
-        child.object_depth += 1
-    return child
-

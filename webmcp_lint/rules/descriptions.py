@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, Sequence
 
@@ -32,24 +31,24 @@ MIN_BOUNDS = ("minimum", "exclusiveMinimum")
 MAX_BOUNDS = ("maximum", "exclusiveMaximum")
 
 
-@dataclass
 class Description:
     """A description's text and what it belongs to (``owner`` is None for the tool's own).
 
-    ``static`` is False when only part of the text is known (``…`` stands for the rest)."""
+    ``static`` is False when only part of the text is known (``…`` stands for the rest). ``facts`` is what the
+    text states, shared by every description with the same text."""
 
-    prop: Prop
-    text: str
-    owner: SchemaProperty | None
-    static: bool = True
+    __slots__ = ("prop", "text", "owner", "static", "facts")
+
+    def __init__(self, prop: Prop, text: str, owner: SchemaProperty | None, static: bool = True) -> None:
+        self.prop = prop
+        self.text = text
+        self.owner = owner
+        self.static = static
+        self.facts: DescriptionFacts = describe(text)
 
     @property
     def node(self) -> Node:
         return self.prop.value_node or self.prop.key_node
-
-    @property
-    def facts(self) -> DescriptionFacts:
-        return describe(self.text)
 
 
 def _description(prop: Prop | None, tool: ToolDefinition, owner: SchemaProperty | None) -> Description | None:
@@ -79,7 +78,8 @@ def tool_description(tool: ToolDefinition, static_only: bool = False) -> Descrip
 
 
 def parameter_descriptions(tool: ToolDefinition, static_only: bool = False) -> list[Description]:
-    return [description for description in _descriptions_of(tool)[1] if description.static or not static_only]
+    found = _descriptions_of(tool)[1]
+    return [description for description in found if description.static] if static_only else found
 
 
 def _quote(text: str) -> str:
@@ -126,13 +126,15 @@ def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterat
         values = facts.listed_values(item.enum_values)
         if len(values) >= 2:
             repeats.append(f"enum values {', '.join(map(_quote, values))} of `{item.name}`")
-    for item in properties:
-        declared = item.default_text
-        if declared is not None and (any(same_value(value, declared) for statement in facts.defaults for value in statement.values)
-                                     or facts.near_default_word(declared)):
-            repeats.append(f"default {_quote(declared)} of `{item.name}`")
-    for item in properties:
-        repeats += _repeated_bounds(facts.bounds, item)
+    if facts.defaults or facts.default_neighbours:  # most descriptions say nothing of defaults
+        for item in properties:
+            declared = item.default_text
+            if declared is not None and (any(same_value(value, declared) for statement in facts.defaults
+                                             for value in statement.values) or facts.near_default_word(declared)):
+                repeats.append(f"default {_quote(declared)} of `{item.name}`")
+    if facts.bounds:
+        for item in properties:
+            repeats += _repeated_bounds(facts.bounds, item)
     repeats += _interpolated_keywords(description, tool, properties)
     if repeats:
         yield tool.finding(description.node, f"The tool description repeats the schema ({'; '.join(dict.fromkeys(repeats))}): "
@@ -154,7 +156,8 @@ def param_description_repeats_schema(tool: ToolDefinition, project: Project) -> 
             if not stated and facts.near_default_word(item.default_text):
                 stated = [f"its default {_quote(item.default_text)}"]
             repeats += stated
-        repeats += _repeated_bounds(facts.bounds, item)
+        if facts.bounds:
+            repeats += _repeated_bounds(facts.bounds, item)
         repeats += _interpolated_keywords(description, tool, [item])
         if repeats:
             yield tool.finding(description.node,
@@ -204,6 +207,8 @@ def _undeclared_in_parameter(description: Description, properties: Sequence[Sche
     if item.schema is None or item.schema.open or item.types == {"boolean"}:
         return []
     facts = description.facts
+    if not facts.states_constraints:
+        return []
     moves = []
     if not item.has("enum") and not item.has("const"):
         lists = facts.value_lists or [facts.bare_value_list]
@@ -232,6 +237,8 @@ def _undeclared_in_tool(description: Description, properties: Sequence[SchemaPro
     for statement in facts.defaults:
         if not any(same_value(value, declared) for value in statement.values for declared in declared_defaults):
             moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
+    if not facts.value_lists and not facts.bounds:
+        return moves  # the sentences' words are only needed to place a list or a range
     for sentence_words, value_lists, bounds in zip(facts.sentence_words, facts.value_lists_by_sentence,
                                                    facts.bounds_by_sentence):
         if not value_lists and not bounds:
@@ -294,7 +301,11 @@ def uninformative_description(tool: ToolDefinition, project: Project) -> Iterato
                                              "to use it.")
         return
     name = tool.name
-    if name and _text_content_words(description.text) == tuple(_content_words(name_words(name))):
+    if not name:
+        return
+    described, named = _text_content_words(description.text), name_words(name)
+    # A name has at least as many words as content words: a longer description cannot restate it.
+    if len(described) <= len(named) and described == tuple(_content_words(named)):
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} only restates the "
                                              f"name {_quote(name)}: say what the tool does and when to use it.")
 
