@@ -45,9 +45,37 @@ def _static_text(tool: ToolDefinition, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _set_or_unknown(tool: ToolDefinition, key: str) -> bool:
+class HintFacts:
+    """What the hint rules (WM602..WM606, WM612) read of a tool: whether its annotations are known, each hint
+    (UNDEFINED when absent, Unknown when computed at run time) and the static name and description the hints
+    are judged by. Read once per tool: six rules ask."""
+
+    __slots__ = ("known", "read_only", "consequential", "untrusted", "debugging", "name", "description")
+
+    def __init__(self, tool: ToolDefinition) -> None:
+        self.known = carries_annotations(tool)
+        self.read_only = tool.annotation("readOnlyHint")
+        self.consequential = tool.annotation("consequentialHint")
+        self.untrusted = tool.annotation("untrustedContentHint")
+        self.debugging = tool.annotation("debugging")
+        self.name = _static_text(tool, "name")
+        self.description = _static_text(tool, "description")
+
+
+hint_facts = PerObject(HintFacts)
+
+
+def _named_action(tool: ToolDefinition) -> str | None:
+    """The consequential action the tool's name or description names (WM602, WM604 and WM612 ask)."""
+    facts = hint_facts(tool)
+    return consequential_action(facts.name, facts.description)
+
+
+named_action = PerObject(_named_action)
+
+
+def _set_or_unknown(value: Value) -> bool:
     """The annotation is true, or computed at run time (the linter cannot tell)."""
-    value = tool.annotation(key)
     return value is True or isinstance(value, Unknown)
 
 
@@ -94,16 +122,12 @@ def insecure_origin(analysis: FileAnalysis) -> Iterator[Finding]:
 
 # --- WM602..WM606: hints a tool's purpose calls for ---------------------------------------------------
 
-def consequential_tool_action(tool: ToolDefinition) -> str | None:
-    """The consequential action of a tool without a decided ``consequentialHint`` (WM602's condition)."""
-    if tool.annotation("consequentialHint") is not UNDEFINED or tool.annotation("readOnlyHint") is True:
-        return None
-    return consequential_action(_static_text(tool, "name"), _static_text(tool, "description"))
-
-
 @rule("WM602", "missing-consequential-hint", "warning", on=TOOLS)
 def missing_consequential_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    action = consequential_tool_action(tool) if carries_annotations(tool) else None
+    facts = hint_facts(tool)
+    if not facts.known or facts.consequential is not UNDEFINED or facts.read_only is True:
+        return
+    action = named_action(tool)
     if action is not None:
         yield tool.finding(tool.anchor, f'The tool names a consequential action ("{action}") but does not set '
                                         "`consequentialHint`: set it to true so agents ask the user first "
@@ -112,9 +136,10 @@ def missing_consequential_hint(tool: ToolDefinition, project: Project) -> Iterat
 
 @rule("WM603", "read-only-hint-contradiction", "warning", on=TOOLS)
 def read_only_hint_contradiction(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    if not carries_annotations(tool) or tool.annotation("readOnlyHint") is not True:
+    facts = hint_facts(tool)
+    if not facts.known or facts.read_only is not True:
         return
-    if tool.annotation("consequentialHint") is True:
+    if facts.consequential is True:
         yield tool.finding(_annotation_key(tool, "readOnlyHint"),
                            "`readOnlyHint: true` contradicts `consequentialHint: true`: a tool that only reads has no "
                            "consequences; drop the hint that is wrong.")
@@ -137,10 +162,11 @@ def _may_write(tool: ToolDefinition, project: Project) -> bool | None:
 
 @rule("WM604", "missing-read-only-hint", "info", on=TOOLS)
 def missing_read_only_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    if not carries_annotations(tool) or tool.annotation("readOnlyHint") is not UNDEFINED:
+    facts = hint_facts(tool)
+    if not facts.known or facts.read_only is not UNDEFINED:
         return
-    name = _static_text(tool, "name")
-    if not reads_like_query(name) or consequential_action(name, _static_text(tool, "description")) is not None:
+    name = facts.name
+    if not reads_like_query(name) or named_action(tool) is not None:
         return
     if _may_write(tool, project) is False:
         yield tool.finding(tool.anchor, f'"{name}" reads like a query and execute writes nothing, but '
@@ -148,12 +174,16 @@ def missing_read_only_hint(tool: ToolDefinition, project: Project) -> Iterator[F
                                         "without asking.")
 
 
-def untrusted_request(tool: ToolDefinition, project: Project):
+def _untrusted_request(tool: ToolDefinition, project: Project):
     """The request whose foreign content a tool returns without ``untrustedContentHint: true`` (WM605)."""
-    if not carries_annotations(tool) or _set_or_unknown(tool, "untrustedContentHint"):
+    facts = hint_facts(tool)
+    if not facts.known or _set_or_unknown(facts.untrusted):
         return None
     model = execute_of(tool, project)
     return returns_untrusted_content(model) if model is not None else None
+
+
+untrusted_request = PerObject(_untrusted_request)  # WM605 and WM612 ask
 
 
 @rule("WM605", "missing-untrusted-content-hint", "warning", on=TOOLS)
@@ -169,9 +199,10 @@ def missing_untrusted_content_hint(tool: ToolDefinition, project: Project) -> It
 
 @rule("WM606", "missing-debugging-hint", "info", on=TOOLS)
 def missing_debugging_hint(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    if not carries_annotations(tool) or _set_or_unknown(tool, "debugging"):
+    facts = hint_facts(tool)
+    if not facts.known or _set_or_unknown(facts.debugging):
         return
-    found = developer_tooling(_static_text(tool, "name"), _static_text(tool, "description"))
+    found = developer_tooling(facts.name, facts.description)
     if found is not None:
         yield tool.finding(tool.anchor, f'The tool is developer tooling ("{found}") but does not set '
                                         "`debugging: true`: set it so agents keep it apart from end-user actions.")
@@ -208,13 +239,18 @@ def _known_text(tool: ToolDefinition, prop: Prop) -> str | None:
 
 
 class TextField(NamedTuple):
-    """A text of a tool that the agent reads: ``text`` is the key itself when ``is_key``, else the value's
-    known text (see ``_known_text``)."""
+    """A text of a tool that the agent reads, written at ``node``: ``text`` is the key itself for a parameter
+    name, else the value's known text (see ``_known_text``). WM608 reads the descriptions."""
 
-    what: str
-    prop: Prop
-    is_key: bool
+    label: str  # how messages name the text, with ``{}`` for the parameter: formatted only for a finding
+    parameter: str
+    node: Node | None
+    is_description: bool
     text: str | None
+
+    @property
+    def what(self) -> str:
+        return self.label.format(self.parameter)
 
 
 def _text_fields(tool: ToolDefinition) -> list[TextField]:
@@ -223,12 +259,15 @@ def _text_fields(tool: ToolDefinition) -> list[TextField]:
     for key in ("name", "description"):
         prop = tool.prop(key)
         if prop is not None:
-            fields.append(TextField(f"tool {key}", prop, False, _known_text(tool, prop)))
+            fields.append(TextField(f"tool {key}", "", prop.value_node or prop.key_node, key == "description",
+                                    _known_text(tool, prop)))
     for item in input_properties(tool):
-        fields.append(TextField(f"parameter name `{item.name}`", item.prop, True, item.prop.key))
-        if item.description is not None:
-            fields.append(TextField(f"description of `{item.name}`", item.description, False,
-                                    _known_text(tool, item.description)))
+        prop = item.prop
+        fields.append(TextField("parameter name `{}`", item.name, prop.key_node, False, prop.key))
+        description = item.description
+        if description is not None:
+            fields.append(TextField("description of `{}`", item.name, description.value_node or description.key_node,
+                                    True, _known_text(tool, description)))
     return fields
 
 
@@ -238,8 +277,7 @@ text_fields = PerObject(_text_fields)  # WM607 and WM608 read each tool's texts
 @rule("WM607", "hidden-characters", "error", on=TOOLS)
 def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     for field in text_fields(tool):
-        prop = field.prop
-        node = prop.key_node if field.is_key else (prop.value_node or prop.key_node)
+        node = field.node
         if node is None:
             continue
         known, written = field.text or "", node.text
@@ -278,10 +316,10 @@ def _matched_text(original: str, lowered: str, match: re.Match[str]) -> str:
 @rule("WM608", "instructions-to-agent", "warning", on=TOOLS)
 def instructions_to_agent(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     for field in text_fields(tool):
-        if field.is_key or field.what == "tool name" or field.text is None:
+        if not field.is_description or field.text is None:
             continue
         phrase = agent_instruction(field.text)
-        node = field.prop.value_node or field.prop.key_node
+        node = field.node
         if phrase is not None and node is not None:
             yield tool.finding(node, f'The {field.what} gives the agent instructions ("{phrase}"): say what the tool does '
                                      "and when to use it; anything else reads as prompt injection.")
@@ -312,13 +350,16 @@ def _secret_in(sequence: list[str], *, in_name: bool) -> str | None:
     return joined if in_name and joined in words.SENSITIVE_WORDS else None
 
 
+BOOLEAN_ONLY = frozenset({"boolean"})  # a yes/no parameter asks for no secret, whatever its description says
+
+
 def sensitive_parameter(item: SchemaProperty) -> str | None:
     """The secret a property's name or description asks for ("password", "card number"), if any."""
     found = _secret_in_name(item.name)
     if found is not None:
         return found
     description = item.description.value if item.description is not None else None
-    if not isinstance(description, str) or item.types == {"boolean"}:
+    if not isinstance(description, str) or item.types == BOOLEAN_ONLY:
         return None
     return _secret_in_description(description)
 
@@ -345,17 +386,22 @@ def sensitive_parameter_rule(tool: ToolDefinition, project: Project) -> Iterator
         return  # a form's password or payment field is WM706's
     for item in input_properties(tool):
         secret = sensitive_parameter(item)
+        if secret is None:
+            continue
         node = item.prop.key_node or item.prop.value_node
-        if secret is not None and node is not None:
+        if node is not None:
             yield tool.finding(node, f"The parameter `{item.name}` asks the agent for a secret ({secret}): the value "
                                      "passes through the agent's context; let the user enter it in the page instead.")
 
 
-RISK_CONSTRAINTS = ("enum", "pattern", "format", "maxLength", "const")
+RISK_CONSTRAINTS = frozenset({"enum", "pattern", "format", "maxLength", "const"})
 
 
+@lru_cache(maxsize=4096)
 def risky_kind(name: str) -> str | None:
-    """What a parameter name says it carries ("a URL", "SQL"...), if it is something risky."""
+    """What a parameter name says it carries ("a URL", "SQL"...), if it is something risky.
+
+    Remembered per name: tools repeat parameter names."""
     parts = name_words(name)
     for index, part in enumerate(parts):
         kind = words.RISKY_PARAMETER_WORDS.get(part)
@@ -372,13 +418,14 @@ def risky_kind(name: str) -> str | None:
 @rule("WM610", "unconstrained-risky-parameter", "info", on=TOOLS)
 def unconstrained_risky_parameter(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     for item in input_properties(tool):
-        if item.schema is None or item.schema.open or "string" not in item.types:
-            continue
-        if any(item.schema.has(key) for key in RISK_CONSTRAINTS):
+        schema = item.schema
+        if schema is None or schema.open or "string" not in item.types or not RISK_CONSTRAINTS.isdisjoint(schema.props):
             continue
         kind = risky_kind(item.name)
+        if kind is None:
+            continue
         node = item.prop.key_node or item.prop.value_node
-        if kind is not None and node is not None:
+        if node is not None:
             yield tool.finding(node, f"The parameter `{item.name}` carries {kind} with no `enum`, `pattern`, `format` "
                                      "or `maxLength`: constrain it in the schema, and treat the value as hostile in "
                                      "execute.")
@@ -444,25 +491,31 @@ def _imported_paths(analysis: FileAnalysis, project: Project, tool_stems: set[by
 
 
 def is_consequential(tool: ToolDefinition) -> bool:
-    if tool.source_kind != SourceKind.FORM and tool.annotation("consequentialHint") is True:
+    facts = hint_facts(tool)
+    if tool.source_kind != SourceKind.FORM and facts.consequential is True:
         return True
-    if tool.annotation("consequentialHint") is False or tool.annotation("readOnlyHint") is True:
+    if facts.consequential is False or facts.read_only is True:
         return False
-    return consequential_action(_static_text(tool, "name"), _static_text(tool, "description")) is not None
+    return named_action(tool) is not None
 
 
 def returns_untrusted(tool: ToolDefinition, project: Project) -> bool:
-    if not carries_annotations(tool):
+    facts = hint_facts(tool)
+    if not facts.known:
         return False
-    return tool.annotation("untrustedContentHint") is True or untrusted_request(tool, project) is not None
+    return facts.untrusted is True or untrusted_request(tool, project) is not None
 
 
 @rule("WM612", "untrusted-content-beside-actions", "warning", on=PROJECT)
 def untrusted_content_beside_actions(project: Project) -> Iterator[Finding]:
+    # A tool is on many pages (every page that imports its module): decide each fact once per tool. Without a
+    # tool that returns untrusted content there is nothing to find, and no page to build (most projects).
+    untrusted_tools = {id(tool): returns_untrusted(tool, project)
+                       for analysis in project.files for tool in analysis.tools}
+    if not any(untrusted_tools.values()):
+        return
     beside: dict[tuple[str, int, int], tuple[ToolDefinition, dict[str, None]]] = {}
-    # A tool is on many pages (every page that imports its module): decide each fact once per tool.
     consequential_tools: dict[int, bool] = {}
-    untrusted_tools: dict[int, bool] = {}
     for tools in pages(project):
         for tool in tools.values():
             if id(tool) not in consequential_tools:
@@ -472,11 +525,7 @@ def untrusted_content_beside_actions(project: Project) -> Iterator[Finding]:
             continue
         for identity, tool in tools.items():
             others = [other for other_identity, other in consequential if other_identity != identity]
-            if not others:
-                continue
-            if id(tool) not in untrusted_tools:
-                untrusted_tools[id(tool)] = returns_untrusted(tool, project)
-            if untrusted_tools[id(tool)]:
+            if others and untrusted_tools[id(tool)]:
                 names = beside.setdefault(identity, (tool, {}))[1]
                 names.update(dict.fromkeys(f'"{other.name}"' if other.name else "an unnamed tool" for other in others))
     for tool, names in beside.values():

@@ -39,7 +39,7 @@ from webmcp_lint.syntax import ancestors, enclosing_function, member_name, text,
 
 MAX_NAME_LENGTH = 128
 NAME_BUDGET = 30
-NAME_CHARACTERS = re.compile(r"[A-Za-z0-9_.\-]")
+NOT_NAME_CHARACTER = re.compile(r"[^A-Za-z0-9_.\-]")
 
 
 def name_problem(name: str) -> str | None:
@@ -48,9 +48,10 @@ def name_problem(name: str) -> str | None:
         return "is empty"
     if len(name) > MAX_NAME_LENGTH:
         return f"is {len(name)} characters long (at most {MAX_NAME_LENGTH})"
-    bad = next((character for character in name if not NAME_CHARACTERS.fullmatch(character)), None)
-    if bad is None:
+    found = NOT_NAME_CHARACTER.search(name)
+    if found is None:
         return None
+    bad = found.group()
     if bad.isspace():
         return "contains a space"
     if bad.isascii():
@@ -209,6 +210,8 @@ def _own_name_node(tool: ToolDefinition, source: SourceFile) -> Node | None:
 # WM204 ---------------------------------------------------------------------------------------------
 
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+JSON_TYPE_NAMES = frozenset(JSON_TYPES)
+PRIMITIVE_TYPES = (str, int, float, bool, type(None))
 TYPE_ALIASES = {
     "int": "integer", "long": "integer", "float": "number", "double": "number", "decimal": "number",
     "str": "string", "text": "string", "date": "string", "datetime": "string", "bool": "boolean",
@@ -217,6 +220,7 @@ TYPE_ALIASES = {
 SUBSCHEMA_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"})
 BOUND_PAIRS = (("minimum", "maximum"), ("exclusiveMinimum", "exclusiveMaximum"), ("minLength", "maxLength"),
                ("minItems", "maxItems"), ("minProperties", "maxProperties"))
+BOUND_LOWS = frozenset(low for low, _ in BOUND_PAIRS)
 
 
 @rule("WM204", "invalid-input-schema", "error", on=TOOLS)
@@ -247,69 +251,77 @@ def invalid_input_schema(tool: ToolDefinition, project: Project) -> Iterator[Fin
                 yield tool.finding(node or tool.anchor, message)
 
 
-def _schema_problems(entry: SchemaEntry) -> Iterator[tuple[Node | None, str]]:
+Problems = list[tuple[Node | None, str]]
+
+
+def _schema_problems(entry: SchemaEntry) -> Problems:
+    """The problems of one schema object, in a list (each check runs only when the schema has its keyword: a
+    typical schema has two to five keywords, and most checks would find nothing to read)."""
     schema = entry.schema
-    keywords = schema.props  # each check needs its keyword: skip the checks a schema gives nothing to
-    if "type" in keywords:
-        yield from _type_problems(schema)
-    if "properties" in keywords:
-        yield from _properties_problems(schema)
-    if "required" in keywords:
-        yield from _required_problems(schema, entry.keyword in SUBSCHEMA_KEYWORDS)
+    keywords = schema.props
+    problems: Problems = []
+    prop = keywords.get("type")
+    if prop is not None:
+        _type_problems(prop, problems)
+    prop = keywords.get("properties")
+    if prop is not None:
+        _properties_problems(prop, problems)
+    prop = keywords.get("required")
+    if prop is not None:
+        _required_problems(schema, prop, entry.keyword in SUBSCHEMA_KEYWORDS, problems)
     if "enum" in keywords or "default" in keywords:
-        yield from _enum_and_default_problems(schema)
-    for low, high in BOUND_PAIRS:
-        if low not in schema.props or high not in schema.props:
-            continue
-        low_value, high_value = schema.props[low].value, schema.props[high].value
-        if _is_number(low_value) and _is_number(high_value) and low_value > high_value:
-            yield schema.props[low].value_node, f"`{low}` ({low_value}) is greater than `{high}` ({high_value}), " \
-                                                "so no value can satisfy the schema."
-    items = schema.props.get("items")
+        _enum_and_default_problems(schema, problems)
+    if not BOUND_LOWS.isdisjoint(keywords):
+        for low, high in BOUND_PAIRS:
+            if low not in keywords or high not in keywords:
+                continue
+            low_value, high_value = keywords[low].value, keywords[high].value
+            if _is_number(low_value) and _is_number(high_value) and low_value > high_value:
+                problems.append((keywords[low].value_node, f"`{low}` ({low_value}) is greater than `{high}` "
+                                                           f"({high_value}), so no value can satisfy the schema."))
+    items = keywords.get("items")
     if items is not None and _is_static(items.value) and not isinstance(items.value, (JSObject, JSArray)):
-        yield items.value_node, "`items` must be a schema object describing each element."
+        problems.append((items.value_node, "`items` must be a schema object describing each element."))
+    return problems
 
 
-def _type_problems(schema: JSObject) -> Iterator[tuple[Node | None, str]]:
-    prop = schema.props.get("type")
-    if prop is None:
-        return
-    words = [(prop.value, prop.value_node)]
-    if isinstance(prop.value, JSArray):
-        words = [(item.value, item.node) for item in prop.value.items]
+def _type_problems(prop: Prop, problems: Problems) -> None:
+    value = prop.value
+    if isinstance(value, str) and value in JSON_TYPE_NAMES:
+        return  # the usual case
+    words = [(item.value, item.node) for item in value.items] if isinstance(value, JSArray) \
+        else [(value, prop.value_node)]
     for word, node in words:
         if isinstance(word, Unknown):
             continue
         if not isinstance(word, str):
-            yield node, f"`type` must be a JSON Schema type name ({', '.join(JSON_TYPES)})."
-        elif word not in JSON_TYPES:
+            problems.append((node, f"`type` must be a JSON Schema type name ({', '.join(JSON_TYPES)})."))
+        elif word not in JSON_TYPE_NAMES:
             suggestion = closest(word, JSON_TYPES, TYPE_ALIASES)
             extra = " with `format: \"date\"`" if word.lower() in ("date", "datetime") else ""
             hint = f" (did you mean `\"{suggestion}\"`{extra}?)" if suggestion else ""
-            yield node, f"\"{word}\" is not a JSON Schema type{hint}; use one of {', '.join(JSON_TYPES)}."
+            problems.append((node, f"\"{word}\" is not a JSON Schema type{hint}; use one of {', '.join(JSON_TYPES)}."))
 
 
-def _properties_problems(schema: JSObject) -> Iterator[tuple[Node | None, str]]:
-    prop = schema.props.get("properties")
-    if prop is None or not _is_static(prop.value):
+def _properties_problems(prop: Prop, problems: Problems) -> None:
+    if not _is_static(prop.value):
         return
     if not isinstance(prop.value, JSObject):
-        yield prop.value_node, "`properties` must be an object mapping each parameter name to its schema."
+        problems.append((prop.value_node, "`properties` must be an object mapping each parameter name to its schema."))
         return
     for name, child in prop.value.props.items():
-        if _is_static(child.value) and not isinstance(child.value, JSObject):
-            yield child.value_node or child.key_node, \
-                f"The schema of property `{name}` must be an object such as `{{ type: \"string\" }}`."
+        if not isinstance(child.value, (JSObject, Unknown)) and child.value is not UNDEFINED:  # static, not a schema
+            problems.append((child.value_node or child.key_node,
+                             f"The schema of property `{name}` must be an object such as `{{ type: \"string\" }}`."))
 
 
-def _required_problems(schema: JSObject, subschema: bool) -> Iterator[tuple[Node | None, str]]:
+def _required_problems(schema: JSObject, prop: Prop, subschema: bool, problems: Problems) -> None:
     """``subschema``: a combinator branch, whose ``required`` may name the enclosing schema's properties."""
-    prop = schema.props.get("required")
-    if prop is None or not _is_static(prop.value):
+    if not _is_static(prop.value):
         return
     if not isinstance(prop.value, JSArray):
-        yield prop.value_node, "`required` must be an array of property names, listed on the object schema " \
-                               "that holds the properties."
+        problems.append((prop.value_node, "`required` must be an array of property names, listed on the object "
+                                          "schema that holds the properties."))
         return
     properties = schema.get("properties")
     if properties is UNDEFINED:
@@ -321,36 +333,51 @@ def _required_problems(schema: JSObject, subschema: bool) -> Iterator[tuple[Node
     for item in prop.value.items:
         if isinstance(item.value, str) and item.value not in properties.props:
             suggestion = closest(item.value, list(properties.props))
-            yield item.node, f"`required` names \"{item.value}\", which `properties` does not define" \
-                             f"{did_you_mean(suggestion)}."
+            problems.append((item.node, f"`required` names \"{item.value}\", which `properties` does not define"
+                                        f"{did_you_mean(suggestion)}."))
 
 
-def _enum_and_default_problems(schema: JSObject) -> Iterator[tuple[Node | None, str]]:
-    enum_prop = schema.props.get("enum")
+def _enum_and_default_problems(schema: JSObject, problems: Problems) -> None:
+    keywords = schema.props
+    enum_prop = keywords.get("enum")
     enum_values = None
-    if enum_prop is not None and _is_static(enum_prop.value):
-        if not isinstance(enum_prop.value, JSArray):
-            yield enum_prop.value_node, "`enum` must be an array of the allowed values."
-        elif not enum_prop.value.open:
-            if not enum_prop.value.items:
-                yield enum_prop.value_node, "`enum` is empty, so no value is allowed; list the allowed values."
-            elif all(_is_primitive(value) for value in enum_prop.value.values):
-                enum_values = enum_prop.value.values
-    default_prop = schema.props.get("default")
-    if default_prop is None or not _is_static(default_prop.value) or default_prop.value is UNDEFINED:
+    if enum_prop is not None:
+        enum = enum_prop.value
+        if not isinstance(enum, JSArray):
+            if _is_static(enum):
+                problems.append((enum_prop.value_node, "`enum` must be an array of the allowed values."))
+        elif not enum.open:
+            values = [item.value for item in enum.items]
+            if not values:
+                problems.append((enum_prop.value_node, "`enum` is empty, so no value is allowed; list the allowed "
+                                                       "values."))
+            elif all(isinstance(value, PRIMITIVE_TYPES) for value in values):
+                enum_values = values
+    default_prop = keywords.get("default")
+    if default_prop is None or not _is_static(default_prop.value):
         return
     default = default_prop.value
-    if enum_values is not None and _is_primitive(default) and not any(_same(default, value) for value in enum_values):
-        yield default_prop.value_node, f"The default {_show(default)} is not one of the `enum` values."
+    if enum_values is not None and isinstance(default, PRIMITIVE_TYPES) and not _in_enum(default, enum_values):
+        problems.append((default_prop.value_node, f"The default {_show(default)} is not one of the `enum` values."))
         return
     declared = schema.get("type")
-    declared_types = [declared] if isinstance(declared, str) else (
-        [value for value in declared.values if isinstance(value, str)] if isinstance(declared, JSArray) else [])
+    declared_types = (declared,) if isinstance(declared, str) else \
+        tuple(value for value in declared.values if isinstance(value, str)) if isinstance(declared, JSArray) else ()
     actual = _json_type(default)
-    if declared_types and actual is not None and all(word in JSON_TYPES for word in declared_types) \
-            and not any(_type_accepts(word, default, actual) for word in declared_types):
-        yield default_prop.value_node, f"The default {_show(default)} is not of type " \
-                                       f"{' or '.join(declared_types)}."
+    if not declared_types or actual is None or not JSON_TYPE_NAMES.issuperset(declared_types):
+        return
+    for word in declared_types:
+        if _type_accepts(word, default, actual):
+            return
+    problems.append((default_prop.value_node, f"The default {_show(default)} is not of type "
+                                              f"{' or '.join(declared_types)}."))
+
+
+def _in_enum(default: Value, enum_values: list[Value]) -> bool:
+    """A primitive default is one of the (primitive) enum values, by JavaScript's strict equality."""
+    if isinstance(default, str):
+        return default in enum_values  # a string equals no number, boolean or null in Python either
+    return any(_same(default, value) for value in enum_values)
 
 
 def _is_static(value: Value) -> bool:
@@ -359,10 +386,6 @@ def _is_static(value: Value) -> bool:
 
 def _is_number(value: Value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _is_primitive(value: Value) -> bool:
-    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def _same(first: Value, second: Value) -> bool:
