@@ -98,6 +98,24 @@ def test_every_way_of_running_gives_the_same_report_on_a_generated_corpus(tmp_pa
     assert found["warm"] == found["in-process"]
 
 
+def test_three_processes_and_a_worker_that_dies_give_the_same_report(tmp_path, monkeypatch):
+    """The units a forked worker took are linted here when it dies before sending them: slower, same report."""
+    monkeypatch.chdir(FIXTURES)
+    report = tmp_path / "report.json"
+    expected = check_json(FIXTURES, "--jobs", "1", "--no-cache", report=report)
+    assert check_json(FIXTURES, "--jobs", "3", "--no-cache", report=report) == expected
+    parent = os.getpid()
+    real = units._lint_unit_at
+
+    def dies_in_a_worker(position):
+        if os.getpid() != parent:
+            os._exit(3)
+        return real(position)
+
+    monkeypatch.setattr(units, "_lint_unit_at", dies_in_a_worker)
+    assert check_json(FIXTURES, "--jobs", "2", "--no-cache", report=report) == expected
+
+
 def test_cross_file_findings_and_suppressions_survive_units(tmp_path, monkeypatch):
     found = outputs(write_project(tmp_path / "app", PROJECT), tmp_path, monkeypatch)
     assert {"in-process"} | {name for name, report in found.items() if report == found["in-process"]} == set(found)

@@ -10,6 +10,7 @@ manifest of ``tools`` or the table renderer of ``rules``.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -55,7 +56,12 @@ def run() -> None:
     200-file benchmark, for a process that ends anyway (mypy's hard_exit does the same). A profiler or a
     coverage tracer (also coverage on sys.monitoring, which sets no trace function) gets the interpreter's
     normal exit, since it writes its data then.
+
+    The cycle collector stays off for the whole process (commands.without_cycle_collection says why): its
+    passes while the commands import would free nothing, and the one a command would set off by turning
+    it back on at its end would sweep the whole run's heap just before the exit.
     """
+    gc.disable()
     status = 0
     try:
         main()

@@ -192,7 +192,7 @@ def mark_file_level(analysis: FileAnalysis) -> None:
 
 def _suppress(directives: list[Directive], diagnostic: Diagnostic) -> bool:
     """Whether any directive covers the finding; every covering directive is credited."""
-    line = diagnostic.source.line_index(diagnostic.start)
+    line = None  # worked out for the first line directive that names the code: most findings meet none
     covered = False
     for index, directive in enumerate(directives):
         if not directive.suppresses or not directive.names(diagnostic.code):
@@ -200,6 +200,8 @@ def _suppress(directives: list[Directive], diagnostic: Diagnostic) -> bool:
         if directive.kind == DISABLE:
             hit = _in_block(directives, index, diagnostic)
         else:
+            if line is None:
+                line = diagnostic.source.line_index(diagnostic.start)
             hit = line in directive.lines()
         if hit:
             covered = True

@@ -21,9 +21,12 @@ whole-project run does, so the output is the same.
 
 from __future__ import annotations
 
+import marshal
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Generator, Iterator, NoReturn
 
 from webmcp_lint import __version__
 from webmcp_lint.cache import Cache, digest
@@ -39,6 +42,7 @@ from webmcp_lint.source import BinaryFileError, SourceFile
 from webmcp_lint.suppression import AFTER_SUPPRESSIONS, Directive, Selector, mark_file_level
 
 MIN_UNITS_FOR_POOL = 32  # below this, starting worker processes costs more than it saves
+MAX_TOKENS = 1024  # batches of units to take in parallel runs: their 4-byte tokens fit one pipe write (PIPE_BUF)
 # Rules whose findings on a file depend on the files that import it (WM612: the tools of one page).
 PAGE_RULES = frozenset({"WM612"})
 # A unit's parse trees stay where it ran; formats only ask whether a file had a parse error.
@@ -79,7 +83,7 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     _RUN = run
     try:
-        for position, entry in zip(missing, _compute(missing, jobs)):
+        for position, entry in _computed(missing, jobs):
             outcomes[position] = _Outcome.of(entry, files, units[position])
         project = None
         if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
@@ -105,22 +109,88 @@ def settings_digest(settings: Settings) -> str:
                   *(f"{rule.code}={settings.severity(rule).value}" for rule in settings.rules), *ignores)
 
 
-def _compute(positions: list[int], jobs: int) -> list[dict]:
-    """The entries of the units at ``positions`` of the current run, in that order."""
-    if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL:
-        import multiprocessing  # only a pool needs these (a pre-commit run of a few files does not)
-        from concurrent.futures import ProcessPoolExecutor
-
+def _computed(positions: list[int], jobs: int) -> Iterator[tuple[int, dict]]:
+    """The entries of the units at ``positions`` of the current run, as (position, entry) in any order."""
+    if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL and hasattr(os, "fork"):
         # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
-        if "fork" in multiprocessing.get_all_start_methods():
-            # Largest files first, in small chunks, so no worker is left with a long tail at the end.
-            assert _RUN is not None
-            by_size = sorted(positions, key=lambda position: -len(_RUN.units[position].data))
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-                entries = dict(zip(by_size, pool.map(_lint_unit_at, by_size,
-                                                     chunksize=max(1, len(positions) // (jobs * 32)))))
-            return [entries[position] for position in positions]
-    return [_lint_unit_at(position) for position in positions]
+        reported = yield from _computed_in_forks(positions, jobs)
+        positions = [position for position in positions if position not in reported]  # a worker died
+    for position in positions:
+        yield position, _lint_unit_at(position)
+
+
+def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, dict], None, set[int]]:
+    """This process and ``jobs - 1`` forked ones take units, largest first, until none are left; returns the
+    positions reported.
+
+    What is left to take is a pipe of 4-byte tokens (each a batch of units) written before the fork, and a
+    process takes one by reading 4 bytes: a pipe read is atomic, so the work balances without a manager
+    process, queues or threads. A forked process sends its entries back in one marshal blob when done;
+    this process's own entries never cross a boundary.
+    """
+    assert _RUN is not None
+    by_size = sorted(positions, key=lambda position: -len(_RUN.units[position].data))
+    batch = -(-len(by_size) // MAX_TOKENS)
+    batches = [by_size[start:start + batch] for start in range(0, len(by_size), batch)]
+    tokens, tokens_in = os.pipe()
+    os.write(tokens_in, b"".join(number.to_bytes(4, "little") for number in range(len(batches))))
+    os.close(tokens_in)  # at most PIPE_BUF bytes: written at once, and reads end when the tokens do
+    sys.stdout.flush()
+    sys.stderr.flush()
+    workers: list[tuple[int, int]] = []  # (process id, read end of its results)
+    try:
+        for _ in range(jobs - 1):
+            results, results_in = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                _work_in_fork(tokens, batches, results_in)
+            os.close(results_in)
+            workers.append((pid, results))
+        own = _take_units(tokens, batches)
+        yield from own
+        reported = {position for position, _ in own}
+        for pid, results in workers:
+            for position, entry in _received(results):
+                reported.add(position)
+                yield position, entry
+        return reported
+    finally:
+        os.close(tokens)
+        for pid, results in workers:
+            os.close(results)
+            os.waitpid(pid, 0)
+
+
+def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoReturn:
+    """A forked worker: take units until none are left, send their entries, exit without unwinding the parent's
+    stack (no cleanup, no atexit: the parent owns them)."""
+    status = 1
+    try:
+        blob = memoryview(marshal.dumps(_take_units(tokens, batches)))
+        while blob:
+            blob = blob[os.write(results_in, blob):]
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _take_units(tokens: int, batches: list[list[int]]) -> list[tuple[int, dict]]:
+    entries = []
+    while token := os.read(tokens, 4):
+        for position in batches[int.from_bytes(token, "little")]:
+            entries.append((position, _lint_unit_at(position)))
+    return entries
+
+
+def _received(results: int) -> list[tuple[int, dict]]:
+    """A worker's entries; none if it died before sending them all (its units are then computed here)."""
+    chunks = []
+    while chunk := os.read(results, 1 << 20):
+        chunks.append(chunk)
+    try:
+        return marshal.loads(b"".join(chunks))
+    except (EOFError, ValueError, TypeError):
+        return []
 
 
 def _pages_span_files(run: _Run, outcomes: list[_Outcome]) -> bool:
@@ -333,11 +403,11 @@ class _Files:
     """The SourceFile a finding points into: a discovered one, else read again (an imported module)."""
 
     def __init__(self, sources: dict[Path, SourceFile]) -> None:
-        self.sources = sources
+        self._known = {str(path): source for path, source in sources.items()}  # by the paths entries hold
         self._read: dict[str, SourceFile] = {}
 
     def get(self, path: str, shown: str) -> SourceFile:
-        source = self.sources.get(Path(path)) or self._read.get(path)
+        source = self._known.get(path) or self._read.get(path)
         if source is None:
             try:
                 source = SourceFile.from_bytes(Path(path), shown, Path(path).read_bytes())
