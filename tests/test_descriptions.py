@@ -42,6 +42,28 @@ def test_name_words_split_on_separators_and_case_changes():
     assert name_words("getHTMLPageURL_v2.fetch-now") == ("get", "html", "page", "url", "v2", "fetch", "now")
 
 
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Returns", ("returns",)), ("get_order-status", ("get", "order", "status")), ("A", ("a",)),
+    ("Sort_Order", ("sort", "order")), ("sortOrder", ("sort", "order")), ("", ()), ("URLs", ("ur", "ls")),
+])
+def test_name_words_lower_case_every_word_with_or_without_case_changes(name, expected):
+    assert name_words(name) == expected
+
+
+def test_tokenizer_tells_identifiers_from_capitalised_words():
+    assert kinds("Returns getUser or ID") == [
+        ("word", "Returns"), ("identifier", "getUser"), ("word", "or"), ("word", "ID")]
+
+
+@pytest.mark.parametrize(("text", "cue"), [
+    ("(celsius if omitted)", "defaults"), ("Sorted newest first unless set; when not given, newest is used.", "defaults"),
+    ("A boolean flag.", "types"), ("Returns true or false.", "types"), ("Up to 50 items.", "bounds"),
+    ("Choose from: small, medium or large.", "value_lists"), ("'x' or 'y'", "value_lists"), ("pickup|delivery", "value_lists"),
+])
+def test_a_text_with_the_cue_of_a_matcher_is_still_matched(text, cue):
+    assert getattr(describe(text), cue)
+
+
 # --- matchers: what counts -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "names", "expected"), [

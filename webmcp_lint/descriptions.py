@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from tree_sitter import Node
 
@@ -32,11 +32,12 @@ from webmcp_lint.syntax import Worklist
 
 # --- tokenizer ---------------------------------------------------------------------------------
 
+# Words first: most tokens are words, and no other kind of token starts with a letter.
 _TOKEN = re.compile(
-    r"(?P<code>`[^`\n]*`)"
+    r"(?P<word>[^\W\d_][\w]*(?:['’.\-][^\W_][\w]*)*)"
+    r"|(?P<code>`[^`\n]*`)"
     r"|(?P<quoted>\"[^\"\n]{0,80}\"|“[^”\n]{0,80}”|‘[^’\n]{0,80}’|(?<![\w'])'[^'\n]{1,60}'(?![\w']))"
     r"|(?P<number>\d+(?:-\d+){2,}|(?:(?<![\w\-])-)?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?))"
-    r"|(?P<word>[^\W\d_][\w]*(?:['’.\-][^\W_][\w]*)*)"
     r"|(?P<punct>\n|[^\s\w])"
 )
 _INNER_CAPITAL = re.compile(r"[a-z0-9][A-Z]")
@@ -57,11 +58,15 @@ class Token:
         self.start = start
         self.end = end
         self.lower = text.lower()
-        self.is_word = kind in ("word", "identifier")
-        self.is_literal = kind in ("quoted", "code", "number", "identifier")
+        self.is_word, self.is_literal = _KIND_FLAGS[kind]
 
     def __repr__(self) -> str:
         return f"Token({self.kind!r}, {self.text!r}, {self.start}, {self.end})"
+
+
+# (is_word, is_literal) of each kind of token.
+_KIND_FLAGS = {"word": (True, False), "identifier": (True, True), "number": (False, True), "quoted": (False, True),
+               "code": (False, True), "punct": (False, False)}
 
 
 @lru_cache(maxsize=4096)
@@ -69,15 +74,16 @@ def tokenize(text: str) -> tuple[Token, ...]:
     """Words, quoted/backticked spans, numbers, identifiers (``_`` or inner capital) and punctuation."""
     tokens: list[Token] = []
     for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "punct"
-        raw = match.group(0)
-        if kind in ("code", "quoted"):
-            tokens.append(Token(kind, raw[1:-1].strip(), match.start(), match.end()))
-        elif kind == "word":
-            is_identifier = "_" in raw or _INNER_CAPITAL.search(raw) is not None
-            tokens.append(Token("identifier" if is_identifier else "word", raw, match.start(), match.end()))
-        else:
-            tokens.append(Token(kind, raw, match.start(), match.end()))
+        kind = match.lastgroup
+        start, end = match.span()
+        raw = text[start:end]
+        if kind == "word":
+            # An inner capital needs a capital after the first letter: "Returns" has none.
+            if "_" in raw or (not raw[1:].islower() and _INNER_CAPITAL.search(raw) is not None):
+                kind = "identifier"
+        elif kind == "code" or kind == "quoted":
+            raw = raw[1:-1].strip()
+        tokens.append(Token(kind, raw, start, end))
     return tuple(tokens)
 
 
@@ -105,8 +111,9 @@ _NAME_SEPARATORS = re.compile(r"[\s_.\-/]+")
 @lru_cache(maxsize=4096)
 def name_words(name: str) -> tuple[str, ...]:
     """The words of an identifier: split on ``_``, ``-``, ``.``, spaces and case changes, lower-cased."""
-    if name.islower() or not name:  # no capital letter, so no case change to split at (``get_order_status``)
-        return tuple(part for part in _NAME_SEPARATORS.split(name) if part)
+    rest = name[1:]
+    if not rest or rest.islower():  # no capital after the first letter: no case change to split at
+        return tuple(part.lower() for part in _NAME_SEPARATORS.split(name) if part)
     spaced = _CASE_CHANGE.sub(r"\1 \2", name)
     spaced = _ACRONYM_END.sub(r"\1 \2", spaced)
     return tuple(part.lower() for part in _NAME_SEPARATORS.split(spaced) if part)
@@ -126,6 +133,23 @@ def _follows(tokens: Sequence[Token], index: int, phrase: tuple[str, ...]) -> bo
 
 
 # --- matchers ------------------------------------------------------------------------------------
+
+class Cues:
+    """The phrases a matcher starts from. A text that lacks a word of each (``may_occur_in`` its lower-cased
+    tokens) gives the matcher nothing to look at: most descriptions state no type, default or list."""
+
+    __slots__ = ("by_first_word", "first_words")
+
+    def __init__(self, phrases: Iterable[tuple[str, ...]]) -> None:
+        self.by_first_word: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in phrases:
+            self.by_first_word.setdefault(phrase[0], []).append(phrase)
+        self.first_words = frozenset(self.by_first_word)
+
+    def may_occur_in(self, lowers: frozenset[str]) -> bool:
+        return any(lowers.issuperset(phrase) for first in lowers & self.first_words
+                   for phrase in self.by_first_word[first])
+
 
 @dataclass
 class Statement:
@@ -147,6 +171,8 @@ class DescriptionFacts:
         self.text = text
         self.tokens = tokenize(text)
         self.sentences = sentences(self.tokens)
+        # Every token lower-cased: a matcher whose cue words the text lacks has nothing to look at.
+        self.lowers = frozenset(token.lower for token in self.tokens)
         self._parameter_names: dict[tuple[str, ...], list[str]] = {}
         self._listed: dict[tuple[str, ...], list[str]] = {}
         self._near_default: dict[str, bool] = {}
@@ -154,16 +180,22 @@ class DescriptionFacts:
     @built_once
     def types(self) -> list[Statement]:
         """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
+        if not _TYPE_CUES.may_occur_in(self.lowers):
+            return []
         return [statement for sentence in self.sentences for statement in _sentence_types(sentence)]
 
     @built_once
     def defaults(self) -> list[Statement]:
         """"defaults to X", "default: X", "(default X)", "X by default": the stated default value."""
+        if not _DEFAULT_CUES.may_occur_in(self.lowers):
+            return []
         return [statement for sentence in self.sentences for statement in _sentence_defaults(self.text, sentence)]
 
     @built_once
     def bounds_by_sentence(self) -> list[list[Statement]]:
         """Numeric bounds, sentence by sentence: "between 1 and 100", "at most 50 characters", "1-100"."""
+        if not any(token.kind == "number" for token in self.tokens):  # every bound states a number
+            return [[] for _ in self.sentences]
         return [_sentence_bounds(self.text, sentence) for sentence in self.sentences]
 
     @built_once
@@ -173,6 +205,8 @@ class DescriptionFacts:
     @built_once
     def value_lists_by_sentence(self) -> list[list[Statement]]:
         """Lists of allowed values, sentence by sentence: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)"."""
+        if not _LIST_CUES.may_occur_in(self.lowers) and not any(token.kind in ("quoted", "code") for token in self.tokens):
+            return [[] for _ in self.sentences]
         return [_sentence_value_lists(self.text, sentence) for sentence in self.sentences]
 
     @built_once
@@ -183,6 +217,8 @@ class DescriptionFacts:
     def bare_value_list(self) -> Statement | None:
         """A sentence that is nothing but a short list of values ("asc or desc.", "small, medium or large"):
         in a parameter description, that is the allowed values."""
+        if self.lowers.isdisjoint(_BARE_LIST_JOINERS):
+            return None
         for sentence in self.sentences:
             found = _bare_value_list(self.text, sentence)
             if found is not None:
@@ -200,15 +236,9 @@ class DescriptionFacts:
         return [frozenset(word for token in sentence if token.is_word for word in name_words(token.text))
                 for sentence in self.sentences]
 
-    @built_once
-    def spelled(self) -> frozenset[str]:
-        """Every word, identifier, quoted and backticked span, lower-cased: a name or value the text does not
-        spell is not worth a search."""
-        return frozenset(token.lower for token in self.tokens if token.kind != "punct")
-
     def parameter_names(self, names: Sequence[str]) -> list[str]:
         """Which of ``names`` the text writes as parameter names (see ``_mentioned_parameter_names``)."""
-        if self.spelled.isdisjoint(name.lower() for name in names):
+        if self.lowers.isdisjoint(name.lower() for name in names):
             return []
         key = tuple(names)
         if key not in self._parameter_names:
@@ -227,6 +257,8 @@ class DescriptionFacts:
     @built_once
     def default_neighbours(self) -> list[str]:
         """The words within DEFAULT_WINDOW_WORDS of the word "default" in the same sentence."""
+        if self.lowers.isdisjoint(words.DEFAULT_WORDS):
+            return []
         return [text for sentence in self.sentences for text in _default_neighbours(sentence)]
 
     def near_default_word(self, value: str) -> bool:
@@ -288,6 +320,9 @@ def _is_name_here(tokens: Sequence[Token], index: int, name: str) -> bool:
             return True
     neighbours = [tokens[position].lower for position in (index - 1, index + 1) if 0 <= position < len(tokens)]
     return any(neighbour in words.PARAMETER_WORDS for neighbour in neighbours)
+
+
+_TYPE_CUES = Cues([(word,) for word in words.JSON_TYPE_WORDS | frozenset(words.PLURAL_TYPE_WORDS)] + [("true", "false")])
 
 
 def _sentence_types(sentence: list[Token]) -> list[Statement]:
@@ -432,6 +467,9 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     return best if len(best) >= 2 else []
 
 
+_DEFAULT_CUES = Cues([(word,) for word in words.DEFAULT_WORDS] + list(words.OMISSION_PHRASES))  # "if omitted"
+
+
 def _sentence_defaults(text: str, sentence: list[Token]) -> list[Statement]:
     found: list[Statement] = []
     for index, token in enumerate(sentence):
@@ -456,9 +494,11 @@ DEFAULT_WINDOW_WORDS = 4
 
 def _default_neighbours(sentence: list[Token]) -> list[str]:
     spoken = [token for token in sentence if token.kind != "punct"]
-    anchors = [index for index, token in enumerate(spoken) if token.lower in words.DEFAULT_WORDS]
-    return [token.text for index, token in enumerate(spoken)
-            if any(abs(index - anchor) <= DEFAULT_WINDOW_WORDS for anchor in anchors)]
+    near: set[int] = set()
+    for anchor, token in enumerate(spoken):
+        if token.lower in words.DEFAULT_WORDS:
+            near.update(range(anchor - DEFAULT_WINDOW_WORDS, anchor + DEFAULT_WINDOW_WORDS + 1))
+    return [spoken[index].text for index in sorted(near) if 0 <= index < len(spoken)]
 
 
 def _default_after(text: str, sentence: list[Token], index: int) -> Statement | None:
@@ -620,6 +660,11 @@ _LIST_SEPARATORS = frozenset({",", "/", "|", "or", "and"})
 EXAMPLE_REACH = 3  # a list starting this many tokens after "e.g."/"such as"/"like" is an example
 
 
+# A list is announced by a lead, follows a colon, is piped or parenthesised (or quoted: see value_lists_by_sentence).
+_LIST_CUES = Cues(list(words.ALLOWED_VALUE_LEADS) + [(":",), ("|",), ("(",)])
+_BARE_LIST_JOINERS = frozenset({"or", "|", "/"})
+
+
 def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
     """Lists of allowed values: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)", "a|b|c",
     "'x', 'y' or 'z'". Lists after "e.g."/"such as"/"like" are examples and do not count."""
@@ -627,13 +672,25 @@ def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
     claimed: set[int] = set()
     example_leads = [position for position, token in enumerate(sentence) if token.lower in words.EXAMPLE_LEADS]
     for index in range(len(sentence)):
-        if index in claimed or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
+        if index in claimed or not _may_open_list(sentence, index) \
+                or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
             continue
         statement = _listed_values(text, sentence, index)
         if statement is not None:
             found.append(statement)
             claimed.update(range(index, index + 2 * len(statement.values) + 3))
     return found
+
+
+_LIST_OPENERS = frozenset(_LEADS_BY_FIRST_WORD) | {":", "("}
+
+
+def _may_open_list(sentence: Sequence[Token], index: int) -> bool:
+    """The first check of each finder of ``_listed_values``, at once: a lead, a colon, a quoted span, a piped
+    word or a parenthesis."""
+    token = sentence[index]
+    return token.lower in _LIST_OPENERS or token.kind in ("quoted", "code") \
+        or (token.is_word and index + 1 < len(sentence) and sentence[index + 1].text == "|")
 
 
 def _bare_value_list(text: str, sentence: list[Token]) -> Statement | None:
@@ -977,13 +1034,20 @@ def consequential_action(name: str | None, description: str | None) -> str | Non
 @lru_cache(maxsize=4096)
 def _described_action(description: str) -> str | None:
     """The description's part of ``consequential_action``: names are unique, descriptions repeat."""
-    for sentence in describe(description).sentences:
+    facts = describe(description)
+    if facts.lowers.isdisjoint(_ACTION_WORDS):
+        return None
+    for sentence in facts.sentences:
         spoken = [token.lower for token in sentence if token.is_word]
         for index, word in enumerate(spoken):
             action = _verb_at(spoken, index)
             if action is not None:
                 return action
     return None
+
+
+# The words ``_verb_at`` starts from: a consequential verb (or its -s form) or a light verb.
+_ACTION_WORDS = words.CONSEQUENTIAL_VERBS | frozenset(_CONSEQUENTIAL_FORMS) | frozenset(_LIGHT_VERB_FORMS)
 
 
 def _verb_at(spoken: list[str], index: int) -> str | None:
@@ -1021,11 +1085,17 @@ def developer_tooling(name: str | None, description: str | None) -> str | None:
 @lru_cache(maxsize=4096)
 def _described_developer_tooling(description: str) -> str | None:
     """The description's part of ``developer_tooling``: names are unique, descriptions repeat."""
-    for sentence in describe(description).sentences:
+    facts = describe(description)
+    if not _DEVELOPER_CUES.may_occur_in(facts.lowers):
+        return None
+    for sentence in facts.sentences:
         found = _developer_words([token.lower for token in sentence if token.is_word])
         if found is not None:
             return found
     return None
+
+
+_DEVELOPER_CUES = Cues([(word,) for word in words.DEVELOPER_WORDS] + list(words.DEVELOPER_PAIRS))
 
 
 def _developer_words(spoken: Sequence[str]) -> str | None:
