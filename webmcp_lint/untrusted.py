@@ -18,6 +18,8 @@ from webmcp_lint.scope import FUNCTION_KINDS, pattern_names
 from webmcp_lint.syntax import call_arguments, mentions_names, text, unwrap
 
 ABSOLUTE_URL = re.compile(r"^\s*(?:[a-z][a-z0-9+.\-]*:)?//", re.IGNORECASE)
+# The texts that are not an absolute URL yet but could become one as more text follows ("", "/", "https:").
+ABSOLUTE_URL_START = re.compile(r"\s*(?:[a-z][a-z0-9+.\-]*(?::/?)?|/)?", re.IGNORECASE)
 BODY_READERS = frozenset({"json", "text", "blob", "arrayBuffer", "formData", "bytes"})
 # Clients whose result is (or directly holds) the parsed body: axios ``.data``, ky's ``.json()``.
 BODY_CLIENTS = ("axios", "ky")
@@ -36,6 +38,9 @@ def url_source(node: Node | None, model: ExecuteModel) -> str | None:
         root = root_identifier(node)
         if root is not None and text(root) in model.input_names and node.type != "call_expression":
             return "input"
+        decided = _decided_by_head(node)
+        if decided is not None:
+            return decided
         value = model.script.evaluator.value(node)
         if isinstance(value, str):
             return "other" if ABSOLUTE_URL.match(value) else "same"
@@ -59,6 +64,23 @@ def url_source(node: Node | None, model: ExecuteModel) -> str | None:
         else:
             return None
     return None
+
+
+def _decided_by_head(node: Node) -> str | None:
+    """"other" or "same" when a template's static head settles it, whatever its substitutions hold.
+
+    Spares evaluating the substitutions (``encodeURIComponent(query)``...): a head that is already an
+    absolute URL stays one, a head no text could turn into one never becomes one. Not with escapes, which
+    the evaluated value decodes.
+    """
+    if node.type != "template_string":
+        return None
+    prefix, _ = _template_head(node)
+    if "\\" in prefix:
+        return None
+    if ABSOLUTE_URL.match(prefix):
+        return "other"
+    return None if ABSOLUTE_URL_START.fullmatch(prefix) else "same"
 
 
 def _template_head(node: Node) -> tuple[str, Node | None]:
