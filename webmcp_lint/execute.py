@@ -16,6 +16,8 @@ does not run, and nothing in it is reported.
 from __future__ import annotations
 
 import bisect
+import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator
@@ -53,6 +55,9 @@ TOKEN_KINDS = frozenset({
 })
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
+# A member chain written as names and dots only, nothing between them (no spaces, comments, ``?.``, ``#``).
+PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
+MAX_CHAIN = 16  # longest member chain named
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
 
@@ -60,28 +65,31 @@ ALIAS_PASSES = 4
 # --------------------------------------------------------------------------- facts
 
 
-@dataclass(frozen=True)
-class _WalkKinds:
-    """The walk's node kinds in one language, by kind id (cheaper to read from a node than its kind's name)."""
-
-    kept: dict[int, str]  # id -> name of each kind the walk keeps
-    tokens: frozenset[int]
-    identifiers: frozenset[int]
-    functions: frozenset[int]
-    classes: frozenset[int]
+# What the walk does at a node of a kind that is not kept (a kept kind maps to its name): look no further inside
+# a token, remember an identifier, step over a nested function or a class. Kinds not in the table are looked into.
+_TOKEN, _IDENTIFIER, _FUNCTION, _CLASS = range(4)
 
 
 @lru_cache(maxsize=None)
-def _walk_kinds(language_name: str) -> _WalkKinds:
-    """Every id of each kind name (aliases give a name several), for one language."""
+def _walk_actions(language_name: str) -> dict[int, str | int]:
+    """What the walk does at each kind id of one language (one look-up per node; aliases give a name several ids)."""
     grammar = language(language_name)
-    names = {kind: grammar.node_kind_for_id(kind) for kind in range(grammar.node_kind_count)}
-
-    def ids(wanted: frozenset[str]) -> frozenset[int]:
-        return frozenset(kind for kind, name in names.items() if name in wanted)
-
-    return _WalkKinds({kind: name for kind, name in names.items() if name in COLLECTED_KINDS}, ids(TOKEN_KINDS),
-                      ids(frozenset({"identifier"})), ids(FUNCTION_KINDS), ids(CLASS_KINDS))
+    actions: dict[int, str | int] = {}
+    for kind in range(grammar.node_kind_count):
+        name = grammar.node_kind_for_id(kind)
+        if name in LOOP_KINDS:
+            actions[kind] = "loop"  # one list for every kind of loop
+        elif name in COLLECTED_KINDS:
+            actions[kind] = name
+        elif name == "identifier":
+            actions[kind] = _IDENTIFIER
+        elif name in TOKEN_KINDS:
+            actions[kind] = _TOKEN
+        elif name in FUNCTION_KINDS:
+            actions[kind] = _FUNCTION
+        elif name in CLASS_KINDS:
+            actions[kind] = _CLASS
+    return actions
 
 
 @dataclass
@@ -108,22 +116,40 @@ class OptionsParam:
     name: str | None  # a bare identifier: ``opts`` (or the misused ``signal``)
 
 
-@dataclass
 class Call:
-    """A call or ``new`` expression that runs as part of execute."""
+    """A call or ``new`` expression that runs as part of execute.
 
-    node: Node
-    name: str | None  # dotted callee, globals stripped: "fetch", "cartService.getItems", "new Request"
-    method: str | None  # the called property of a member callee
-    receiver: Node | None
-    function: Node  # the function (execute or a nested one) it is written in
-    root: Node | None  # the callee's root identifier (``ExecuteModel.is_global`` resolves it)
-    awaited: bool = False
+    A plain class with slots: a model makes one per call. The receiver and the arguments are read on first
+    use: most calls are never asked for them.
+    """
 
-    @built_once
+    __slots__ = ("node", "name", "method", "function", "root", "awaited", "_callee", "_receiver", "_arguments")
+
+    def __init__(self, node: Node, name: str | None, method: str | None, callee: Node | None, function: Node,
+                 root: Node | None) -> None:
+        self.node = node
+        self.name = name  # dotted callee, globals stripped: "fetch", "cartService.getItems", "new Request"
+        self.method = method  # the called property of a member callee
+        self.function = function  # the function (execute or a nested one) it is written in
+        self.root = root  # the callee's root identifier (``ExecuteModel.is_global`` resolves it)
+        self.awaited = False
+        self._callee = callee  # the member expression called, when ``method`` is set
+        self._receiver: Node | None | bool = False  # False: not read yet
+        self._arguments: list[Node] | None = None
+
+    @property
+    def receiver(self) -> Node | None:
+        """The object whose method is called (``cartService`` in ``cartService.getItems()``)."""
+        if self._receiver is False:
+            callee = self._callee
+            self._receiver = unwrap(callee.child_by_field_name("object")) if callee is not None else None
+        return self._receiver
+
+    @property
     def arguments(self) -> list[Node]:
-        """Read on first use: most calls are never asked for theirs."""
-        return call_arguments(self.node)
+        if self._arguments is None:
+            self._arguments = call_arguments(self.node)
+        return self._arguments
 
 
 @dataclass
@@ -222,22 +248,36 @@ def dotted_name(node: Node | None) -> str | None:
     return None
 
 
-def callee_names(callee: Node | None, parts: list[str] | None = None) -> tuple[str | None, Node | None]:
+def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
     """``dotted_name`` and ``root_identifier`` of an unwrapped callee, in one pass down its member chain.
 
-    ``parts``: the property names already read on the way down to ``callee``, last first.
+    A chain written plainly (``cartService.items.get``) is read from its text: one decode and the root's
+    look-up instead of two field reads per member.
     """
-    parts = [] if parts is None else parts
+    if callee is None:
+        return None, None
+    kind = callee.type
+    if kind == "identifier":
+        return text(callee), callee
+    if kind == "member_expression" and not callee.has_error:
+        spelled = callee.text
+        written = spelled.decode("utf-8", errors="replace")
+        if PLAIN_CHAIN.fullmatch(written) and written.count(".") < MAX_CHAIN:
+            start = callee.start_byte
+            root = callee.named_descendant_for_byte_range(start, start + spelled.index(b"."))
+            if root is not None and root.type in ("identifier", "this", "super"):
+                return written, root if root.type == "identifier" else None
+    parts: list[str] = []
     current = callee
-    while current is not None and current.type == "member_expression" and len(parts) < 16:
+    while current is not None and current.type == "member_expression" and len(parts) < MAX_CHAIN:
         parts.append(text(current.child_by_field_name("property")))
         current = unwrap(current.child_by_field_name("object"))
-    if current is None or len(parts) == 16:
+    if current is None or len(parts) == MAX_CHAIN:
         return None, None
     if current.type in ("identifier", "this", "super"):
         parts.append(text(current))
         return ".".join(reversed(parts)), current if current.type == "identifier" else None
-    return None, root_identifier(current, 16 - len(parts))
+    return None, root_identifier(current, MAX_CHAIN - len(parts))
 
 
 def strip_global(name: str | None) -> str | None:
@@ -336,6 +376,10 @@ def object_value(node: Node, key: str) -> Node | None:
     return None
 
 
+def _start_of_first(pair: tuple[Node, Node]) -> int:
+    return pair[0].start_byte
+
+
 def contains(outer: Node, inner: Node) -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
@@ -390,7 +434,7 @@ class ExecuteModel:
         self.abort_listeners: set[int] = set()  # ids of functions that run when the signal aborts
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
         # (node, function it is in) for each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
-        self._walked_by_kind: dict[str, list[tuple[Node, Node]]] = {kind: [] for kind in COLLECTED_KINDS}
+        self._walked_by_kind: defaultdict[str, list[tuple[Node, Node]]] = defaultdict(list)
         self._in_order: set[str] = set()
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
@@ -452,9 +496,7 @@ class ExecuteModel:
 
     @built_once
     def loops(self) -> list[Loop]:
-        loops = [self._loop(node, owner) for kind in LOOP_KINDS for node, owner in self._kept(kind)]
-        loops.sort(key=lambda loop: loop.node.start_byte)
-        return loops
+        return [self._loop(node, owner) for node, owner in self._kept("loop")]
 
     @built_once
     def writes(self) -> list[Write]:
@@ -674,11 +716,17 @@ class ExecuteModel:
                 if declared is not None and declared.id not in included:
                     queue.append(declared)
 
-    def _kept(self, kind: str) -> list[tuple[Node, Node]]:
-        """The nodes of ``kind`` the walk kept, with their function, in source order (sorted on first use)."""
-        found = self._walked_by_kind[kind]
+    def _kept(self, kind: str) -> list[tuple[Node, Node]] | tuple[()]:
+        """The nodes of ``kind`` the walk kept, with their function, in source order (sorted on first use).
+
+        ``kind`` is a node kind, or "loop" for every kind of loop.
+        """
+        found = self._walked_by_kind.get(kind)
+        if found is None:
+            return ()
         if kind not in self._in_order:
-            found.sort(key=lambda pair: pair[0].start_byte)
+            if len(found) > 1:
+                found.sort(key=_start_of_first)
             self._in_order.add(kind)
         return found
 
@@ -686,29 +734,28 @@ class ExecuteModel:
         body = function.child_by_field_name("body")
         if body is None:
             return
-        if body.type != "statement_block":
-            self._walked_by_kind["return_statement"].append((body, function))  # an arrow's expression body is its return
         walked = self._walked_by_kind
-        kinds = _walk_kinds(self.script.language)
+        if body.type != "statement_block":
+            walked["return_statement"].append((body, function))  # an arrow's expression body is its return
+        action_of = _walk_actions(self.script.language).get
+        identifiers = self._identifiers
         stack = [body]
+        pop, look_into = stack.pop, stack.extend
         while stack:
-            node = stack.pop()
-            kind = node.kind_id
-            kept = kinds.kept.get(kind)
-            if kept is not None:
-                walked[kept].append((node, function))
-            elif kind in kinds.tokens:
-                if kind in kinds.identifiers:
-                    self._identifiers.append(node)
-                continue
-            elif kind in kinds.functions:
+            node = pop()
+            action = action_of(node.kind_id)
+            if action is None:
+                look_into(node.named_children)
+            elif action.__class__ is str:
+                walked[action].append((node, function))
+                look_into(node.named_children)
+            elif action == _IDENTIFIER:
+                identifiers.append(node)
+            elif action == _FUNCTION:
                 self._stepped_over.append(node)
                 self._nested_function(node, queue)
-                continue
-            elif kind in kinds.classes:
+            elif action == _CLASS:
                 self._stepped_over.append(node)
-                continue
-            stack.extend(node.named_children)
 
     def _nested_function(self, node: Node, queue: list[Node]) -> None:
         parent = node.parent
@@ -762,7 +809,7 @@ class ExecuteModel:
 
     def _build_calls(self) -> None:
         for kind in ("call_expression", "new_expression"):
-            for node, owner in self._walked_by_kind[kind]:  # in walk order: the calls are sorted below
+            for node, owner in self._walked_by_kind.get(kind, ()):  # in walk order: the calls are sorted below
                 call = self._call(node, owner)
                 self.calls.append(call)
                 self._calls_by_id[node.id] = call
@@ -773,15 +820,15 @@ class ExecuteModel:
             name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
             return Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
         callee = unwrap(node.child_by_field_name("function"))
+        name, root = callee_names(callee)
         if callee is None or callee.type != "member_expression":
-            name, root = callee_names(callee)
             return Call(node, strip_global(name), None, None, owner, root)
-        prop = callee.child_by_field_name("property")
-        written = text(prop)
-        receiver = unwrap(callee.child_by_field_name("object"))
-        name, root = callee_names(receiver, [written])
-        return Call(node, strip_global(name), written if prop is not None else None,
-                    receiver if prop is not None else None, owner, root)
+        if name is not None and not name.endswith("."):
+            method = name[name.rindex(".") + 1:]
+        else:
+            prop = callee.child_by_field_name("property")
+            method = text(prop) if prop is not None else None
+        return Call(node, strip_global(name), method, callee if method is not None else None, owner, root)
 
     def is_global(self, call: Call) -> bool:
         """The callee's root name is not declared in the file (or is an import).
@@ -1138,7 +1185,7 @@ class ExecuteModel:
 
     def _returns(self) -> list[Return]:
         found = []
-        for node, owner in self._walked_by_kind["return_statement"]:  # in walk order: sorted below
+        for node, owner in self._walked_by_kind.get("return_statement", ()):  # in walk order: sorted below
             if node.type == "return_statement":
                 value = next((child for child in node.named_children if child.type != "comment"), None)
                 found.append(Return(node, value, owner))
@@ -1286,7 +1333,7 @@ class ExecuteModel:
             reads.setdefault(key.key, []).append(key.node)
         if self.input.name is None:
             return reads
-        for node, _ in self._kept("member_expression") + self._kept("subscript_expression"):
+        for node, _ in (*self._kept("member_expression"), *self._kept("subscript_expression")):
             key = self.input_member_key(node)
             if key is not None:
                 reads.setdefault(key, []).append(node)

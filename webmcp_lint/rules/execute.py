@@ -370,9 +370,11 @@ def default_not_applied(tool: ToolDefinition, project: Project) -> Iterator[Find
     if not defaults:
         return
     model = execute_of(tool, project)
-    if model is None or model.merges_input_defaults():
+    if model is None:
         return
     reads = model.input_reads()
+    if not any(key in reads for key in defaults) or model.merges_input_defaults():
+        return
     applied = model.defaulted_input_keys()
     for key, default in defaults.items():
         if key not in reads or key in applied:
