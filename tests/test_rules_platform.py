@@ -201,6 +201,10 @@ def test_wm106_accepts_handled_promises(code):
     ('window.addEventListener("toolactivated", f);', '"toolactivated"'),
     ('addEventListener("toolcancel", f);', '"toolcancel"'),
     ("window.ontoolactivated = f;", "ontoolactivated"),
+    # The callee in parentheses, and a call inside another call's arguments.
+    ('(document.modelContext.addEventListener)("toolcall", f);', '"toolcall"'),
+    ('((window.addEventListener))("toolcancel", f);', '"toolcancel"'),
+    ('run(() => document.modelContext.addEventListener("toolcall", f));', '"toolcall"'),
 ])
 def test_wm107_flags_unknown_events(code, expected):
     assert flagged_text(code, "WM107") == [expected]

@@ -155,15 +155,34 @@ class RuleRunner:
         self.result = result
 
     def run(self, rule: Rule, where: str, call: Callable[[], Iterable[Finding]]) -> None:
+        """One call of a rule; a crash is a notice at ``where``."""
         try:
             for finding in call() or ():
-                self.result.diagnostics.append(Diagnostic(
-                    rule.code, rule.slug, self.settings.severity(rule), finding.message,
-                    finding.source, finding.start, finding.end, finding.tool_name, finding.fix,
-                ))
+                self.result.diagnostics.append(self._diagnostic(rule, finding))
         except Exception as error:  # noqa: BLE001 - contained per rule and file, reported
-            detail = _traceback() if self.settings.verbose else f"{type(error).__name__}: {error}"
-            self.result.notices.append(Notice(where, f"internal error in {rule.code} {rule.slug}: {detail}", True))
+            self._crashed(rule, where, error)
+
+    def run_over(self, rule: Rule, items: Iterable, *context: object, where: str | None = None) -> None:
+        """``rule.check(item, *context)`` for each item, in one loop (50k calls on 200 files: no closure per call).
+
+        A crash in one call is a notice at ``where`` (by default the item's file), and the other items still run.
+        """
+        check = rule.check
+        diagnostics = self.result.diagnostics
+        for item in items:
+            try:
+                for finding in check(item, *context) or ():
+                    diagnostics.append(self._diagnostic(rule, finding))
+            except Exception as error:  # noqa: BLE001 - contained per rule and file, reported
+                self._crashed(rule, where if where is not None else item.source.display_path, error)
+
+    def _diagnostic(self, rule: Rule, finding: Finding) -> Diagnostic:
+        return Diagnostic(rule.code, rule.slug, self.settings.severity(rule), finding.message,
+                          finding.source, finding.start, finding.end, finding.tool_name, finding.fix)
+
+    def _crashed(self, rule: Rule, where: str, error: Exception) -> None:
+        detail = _traceback() if self.settings.verbose else f"{type(error).__name__}: {error}"
+        self.result.notices.append(Notice(where, f"internal error in {rule.code} {rule.slug}: {detail}", True))
 
 
 def _traceback() -> str:
@@ -192,16 +211,13 @@ def _run_checks(project: Project, rules: Iterable[Rule], runner: RuleRunner) -> 
         if isinstance(rule.on, NodeKinds):
             for analysis in project.files:
                 for script in analysis.scripts:
-                    for kind in rule.on.kinds:
-                        for node in script.of_kind(kind):
-                            runner.run(rule, analysis.source.display_path,
-                                       lambda node=node, script=script: rule.check(node, script))
+                    nodes = [node for kind in rule.on.kinds for node in script.of_kind(kind)]
+                    if nodes:
+                        runner.run_over(rule, nodes, script, where=analysis.source.display_path)
         elif rule.on == FILES:
-            for analysis in project.files:
-                runner.run(rule, analysis.source.display_path, lambda analysis=analysis: rule.check(analysis))
+            runner.run_over(rule, project.files)
         elif rule.on == TOOLS:
-            for tool in tools:
-                runner.run(rule, tool.source.display_path, lambda tool=tool: rule.check(tool, project))
+            runner.run_over(rule, tools, project)
         elif rule.on == PROJECT:
             runner.run(rule, "<project>", lambda: rule.check(project))
 

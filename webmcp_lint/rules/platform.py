@@ -20,6 +20,7 @@ from webmcp_lint.syntax import (
     is_optional_member,
     member_name,
     reads_property,
+    spelled_nodes,
     text,
     unwrap,
 )
@@ -413,7 +414,9 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]
 
 
 def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
-    """Every call of a file comes here: anything but ``addEventListener`` is turned away by its bytes."""
+    """Every call of a file comes here: only those where the text spells ``addEventListener`` go further."""
+    if call.id not in script.once(_listener_calls, lambda: _listener_calls(script)):
+        return
     callee = unwrap(call.child_by_field_name("function"))
     if callee is None:
         return
@@ -438,6 +441,23 @@ def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
                          "it fires only toolchange, toolactivated and toolcancel.")
     elif on_window and event in MOVED_FROM_WINDOW:
         yield finding_at(script.source, arguments[0], _moved_message(event))
+
+
+def _listener_calls(script: Script) -> frozenset[int]:
+    """The ids of the calls that may call ``addEventListener``: the nearest call above each node spelling it.
+
+    A callee (``addEventListener``, ``a.addEventListener``, or either in parentheses or a cast) ends in
+    that name, so its call is the first one above the name: a few searches of the text instead of
+    looking at every call's callee.
+    """
+    calls = set()
+    for name in spelled_nodes(script.tree.root_node, script.source.data, b"addEventListener"):
+        node = name.parent
+        while node is not None and node.type != "call_expression":
+            node = node.parent
+        if node is not None:
+            calls.add(node.id)
+    return frozenset(calls)
 
 
 def _is_window(node: Node | None, script: Script) -> bool:
