@@ -26,6 +26,7 @@ from webmcp_lint.memo import PerObject
 from webmcp_lint.execute import execute_of
 from webmcp_lint.model import FileAnalysis, Finding, Project, SourceKind, ToolDefinition, finding_at
 from webmcp_lint.origins import origin_problem
+from webmcp_lint.pattern_openings import match_openings
 from webmcp_lint.project_index import absolute
 from webmcp_lint.provenance import non_static_parts
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, rule
@@ -290,7 +291,11 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
                                      "the agent: remove it.")
 
 
-AGENT_INSTRUCTIONS = tuple(re.compile(pattern) for pattern in words.AGENT_INSTRUCTION_PATTERNS)
+# Each pattern with the texts one of which its matches start with (None: no such texts). A description holds
+# the openings of few patterns, and looking for all the openings once costs less than one search.
+AGENT_INSTRUCTIONS = tuple((re.compile(pattern), match_openings(pattern))
+                           for pattern in words.AGENT_INSTRUCTION_PATTERNS)
+INSTRUCTION_OPENINGS = frozenset().union(*(openings for _, openings in AGENT_INSTRUCTIONS if openings is not None))
 
 
 @lru_cache(maxsize=4096)
@@ -299,7 +304,10 @@ def agent_instruction(text: str) -> str | None:
 
     Remembered per text: tools repeat descriptions, and each one is matched against many patterns."""
     lowered = re.sub(r"\s+", " ", text.lower().replace("\u2019", "'"))
-    for pattern in AGENT_INSTRUCTIONS:
+    present = {opening for opening in INSTRUCTION_OPENINGS if opening in lowered}
+    for pattern, openings in AGENT_INSTRUCTIONS:
+        if openings is not None and openings.isdisjoint(present):
+            continue  # none of the texts its matches start with is there
         match = pattern.search(lowered)
         if match is not None:
             return _matched_text(text, lowered, match)

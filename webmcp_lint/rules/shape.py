@@ -27,6 +27,7 @@ from webmcp_lint.model import (
     FileAnalysis,
     Finding,
     Project,
+    Registration,
     SourceKind,
     ToolDefinition,
     finding_at,
@@ -119,26 +120,29 @@ EXCLUSIVE_BRANCHES = {
 @rule("WM203", "duplicate-tool-name", "warning", on=PROJECT)
 def duplicate_tool_name(project: Project) -> Iterator[Finding]:
     """Registrations that are live together: one page's top level, or one function body."""
-    registered: list[tuple[str, Node, ToolDefinition]] = []
+    registered: list[tuple[str, str, Node, ToolDefinition]] = []
     for analysis in project.files:
         seen = set()
         for tool in analysis.tools:
             place = _registration_place(tool)
-            if place is None or tool.name is None:
+            name = tool.name
+            if place is None or name is None:
                 continue
             identity = (tool.identity, place.id)
             if identity in seen:
                 continue
             seen.add(identity)
             page = tool.registration.source.display_path if tool.registration else tool.source.display_path
-            registered.append((page, place, tool))
-    names_on_page = Counter((page, tool.name) for page, _, tool in registered)
+            registered.append((page, name, place, tool))
+    if len(registered) < 2:
+        return  # one registration has no duplicate
+    names_on_page = Counter((page, name) for page, name, _, _ in registered)
     groups: dict[tuple, list[tuple[Node, ToolDefinition]]] = {}
-    for page, place, tool in registered:
-        if names_on_page[page, tool.name] < 2:
+    for page, name, place, tool in registered:
+        if names_on_page[page, name] < 2:
             continue  # a name registered once on its page has no duplicate (and needs no climb to its function)
         function = enclosing_function(place)
-        key = (page, function.id if function is not None else None, tool.name)
+        key = (page, function.id if function is not None else None, name)
         groups.setdefault(key, []).append((place, tool))
     for entries in groups.values():
         entries.sort(key=lambda entry: (entry[0].start_byte, entry[1].node.start_byte))
@@ -449,6 +453,7 @@ MCP_ONLY_ANNOTATIONS = {
     "title": "WebMCP does not read `annotations.title`; set the tool's own `title` field instead.",
 }
 VALID_ANNOTATIONS_TEXT = "readOnlyHint, consequentialHint, untrustedContentHint and debugging"
+ANNOTATION_NAMES = frozenset(ANNOTATIONS)
 
 
 @rule("WM205", "unknown-annotation", "error", on=TOOLS, fix="unsafe")
@@ -458,7 +463,7 @@ def unknown_annotation(tool: ToolDefinition, project: Project) -> Iterator[Findi
         return
     for key, prop in annotations.props.items():
         node = prop.key_node or tool.anchor
-        if key in ANNOTATIONS:
+        if key in ANNOTATION_NAMES:
             if _is_static(prop.value) and not isinstance(prop.value, bool):
                 yield tool.finding(prop.value_node or node,
                                    f"`{key}` must be the boolean true or false, not {_show(prop.value)}.")
@@ -495,11 +500,14 @@ FIELD_ALIASES = {
 }
 
 
+TOOL_FIELD_NAMES = frozenset(TOOL_FIELDS)
+
+
 @rule("WM206", "unknown-tool-field", "warning", on=TOOLS, fix="unsafe")
 def unknown_tool_field(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    if tool.source_kind == SourceKind.FORM:
-        return
-    valid = set(TOOL_FIELDS) | set(tool.extra_fields) | set(EXTRA_FIELDS.get(tool.source_kind, ()))
+    if tool.source_kind == SourceKind.FORM or TOOL_FIELD_NAMES.issuperset(tool.definition.props):
+        return  # the usual definition: nothing but tool fields
+    valid = TOOL_FIELD_NAMES | set(tool.extra_fields) | set(EXTRA_FIELDS.get(tool.source_kind, ()))
     for key, prop in tool.definition.props.items():
         if key in valid:
             continue
@@ -578,16 +586,14 @@ OPTION_ALIASES = {
 
 @rule("WM207", "unknown-register-option", "error", on=FILES)
 def unknown_register_option(analysis: FileAnalysis) -> Iterator[Finding]:
-    names = {id(tool.registration): tool.name for tool in analysis.tools if tool.registration is not None}
     for registration in analysis.registrations:
         options, script = registration.options, registration.script
         source = registration.source
-        tool_name = names.get(id(registration))
         if registration.options_node is not None and not isinstance(options, JSObject) \
                 and _looks_like_signal(registration.options_node):
             yield finding_at(source, registration.options_node,
                              "registerTool's second argument is an options object; pass `{ signal }`, not the "
-                             "signal itself (it is ignored).", tool_name=tool_name)
+                             "signal itself (it is ignored).", tool_name=_registered_name(analysis, registration))
             continue
         if not isinstance(options, JSObject):
             continue
@@ -596,12 +602,18 @@ def unknown_register_option(analysis: FileAnalysis) -> Iterator[Finding]:
                 suggestion = closest(key, REGISTER_OPTIONS, OPTION_ALIASES)
                 yield finding_at(source, prop.key_node or registration.options_node,
                                  f"`{key}` is not a registerTool option and is ignored{did_you_mean(suggestion)}; "
-                                 "the options are `signal` and `exposedTo`.", tool_name=tool_name)
+                                 "the options are `signal` and `exposedTo`.",
+                                 tool_name=_registered_name(analysis, registration))
         signal = options.props.get("signal")
         if signal is not None and signal.value_node is not None and _is_abort_controller(signal.value_node, script):
             yield finding_at(source, signal.value_node,
                              "`signal` is given an AbortController, which is not a signal; pass `controller.signal`.",
-                             tool_name=tool_name)
+                             tool_name=_registered_name(analysis, registration))
+
+
+def _registered_name(analysis: FileAnalysis, registration: Registration) -> str | None:
+    """The name of the tool ``registration`` registers (the last such tool's), looked up only for a finding."""
+    return next((tool.name for tool in reversed(analysis.tools) if tool.registration is registration), None)
 
 
 def _looks_like_signal(node: Node) -> bool:
@@ -615,16 +627,17 @@ def _is_abort_controller(node: Node, script) -> bool:
     node = unwrap(node)
     if node is None:
         return False
-    if node.type == "new_expression":
+    kind = node.type
+    if kind == "new_expression":
         return text(node.child_by_field_name("constructor")) == "AbortController"
-    if node.type == "identifier" or node.type == "shorthand_property_identifier":
+    if kind == "identifier" or kind == "shorthand_property_identifier":
         binding = script.scopes.resolve(node)
         if binding is not None and binding.init is not None and binding.path == ():
             init = unwrap(binding.init)
             return init is not None and init.type == "new_expression" \
                 and text(init.child_by_field_name("constructor")) == "AbortController"
         return text(node).lower().endswith("controller")
-    if node.type == "member_expression":
+    if kind == "member_expression":
         return (member_name(node) or "").lower().endswith("controller")
     return False
 
@@ -673,6 +686,7 @@ COMPLEX_KEYWORDS = {
     "$ref": "`$ref`", "allOf": "`allOf`", "anyOf": "`anyOf`", "oneOf": "`oneOf`", "not": "`not`",
     "if": "`if`/`then`/`else`", "patternProperties": "`patternProperties`",
 }
+COMPLEX_KEYWORD_NAMES = frozenset(COMPLEX_KEYWORDS)
 MAX_OBJECT_LEVELS = 3
 
 
@@ -682,7 +696,7 @@ def complex_input_schema(tool: ToolDefinition, project: Project) -> Iterator[Fin
     if prop is None or tool.source_kind == SourceKind.FORM:
         return
     for entry in walk_schema(prop.value, prop.value_node):
-        if not entry.schema.props.keys().isdisjoint(COMPLEX_KEYWORDS):  # most schemas use none of them
+        if not COMPLEX_KEYWORD_NAMES.isdisjoint(entry.schema.props):  # most schemas use none of them
             for keyword, shown in COMPLEX_KEYWORDS.items():
                 keyword_prop = entry.schema.props.get(keyword)
                 if keyword_prop is not None:
