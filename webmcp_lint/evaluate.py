@@ -13,7 +13,6 @@ what stops the linter.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Union
 
 from tree_sitter import Node
@@ -37,12 +36,39 @@ class _Undefined:
 UNDEFINED = _Undefined()
 
 
-@dataclass(frozen=True)
-class Unknown:
+# The value classes are plain classes with slots (a file's tools make tens of thousands of them);
+# each compares and prints by its fields, as the dataclasses they replace did.
+class _Fields:
+    __slots__ = ()
+    _compared: tuple[str, ...] = ()
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._compared)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._compared)
+        return f"{type(self).__name__}({fields})"
+
+
+class Unknown(_Fields):
     """A value the analyzer cannot know. ``references`` names the identifiers it came from."""
 
-    reason: str = "dynamic"
-    references: tuple[str, ...] = ()
+    __slots__ = ("reason", "references")
+    _compared = __slots__
+
+    def __init__(self, reason: str = "dynamic", references: tuple[str, ...] = ()) -> None:
+        self.reason = reason
+        self.references = references
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __bool__(self) -> bool:
         return False
@@ -51,19 +77,25 @@ class Unknown:
 UNKNOWN = Unknown()
 
 
-@dataclass
-class Prop:
-    key: str
-    key_node: Node | None
-    value_node: Node | None
-    value: "Value"
+class Prop(_Fields):
+    __slots__ = ("key", "key_node", "value_node", "value")
+    _compared = __slots__
+
+    def __init__(self, key: str, key_node: Node | None, value_node: Node | None, value: "Value") -> None:
+        self.key = key
+        self.key_node = key_node
+        self.value_node = value_node
+        self.value = value
 
 
-@dataclass
-class JSObject:
-    node: Node | None
-    props: dict[str, Prop] = field(default_factory=dict)
-    open: bool = False  # an unresolvable spread may add keys
+class JSObject(_Fields):
+    __slots__ = ("node", "props", "open", "__dict__")  # a __dict__ for the facts memo.PerObject keeps on a schema
+    _compared = ("node", "props", "open")
+
+    def __init__(self, node: Node | None, props: dict[str, Prop] | None = None, open: bool = False) -> None:
+        self.node = node
+        self.props = {} if props is None else props
+        self.open = open  # an unresolvable spread may add keys
 
     def get(self, key: str) -> "Value":
         prop = self.props.get(key)
@@ -75,33 +107,45 @@ class JSObject:
         return key in self.props
 
 
-@dataclass
-class Element:
-    node: Node | None
-    value: "Value"
+class Element(_Fields):
+    __slots__ = ("node", "value")
+    _compared = __slots__
+
+    def __init__(self, node: Node | None, value: "Value") -> None:
+        self.node = node
+        self.value = value
 
 
-@dataclass
-class JSArray:
-    node: Node | None
-    items: list[Element] = field(default_factory=list)
-    open: bool = False
+class JSArray(_Fields):
+    __slots__ = ("node", "items", "open", "__dict__")  # a __dict__ for the facts memo.PerObject keeps
+    _compared = ("node", "items", "open")
+
+    def __init__(self, node: Node | None, items: list[Element] | None = None, open: bool = False) -> None:
+        self.node = node
+        self.items = [] if items is None else items
+        self.open = open
 
     @property
     def values(self) -> list["Value"]:
         return [item.value for item in self.items]
 
 
-@dataclass
-class JSFunction:
-    node: Node
-    # The evaluator of the file the function is written in (calls evaluate its body there).
-    owner: "Evaluator | None" = field(default=None, compare=False, repr=False)
+class JSFunction(_Fields):
+    __slots__ = ("node", "owner")
+    _compared = ("node",)
+
+    def __init__(self, node: Node, owner: "Evaluator | None" = None) -> None:
+        self.node = node
+        # The evaluator of the file the function is written in (calls evaluate its body there).
+        self.owner = owner
 
 
-@dataclass
-class BigIntValue:
-    text: str
+class BigIntValue(_Fields):
+    __slots__ = ("text",)
+    _compared = __slots__
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 Value = Union[str, int, float, bool, None, _Undefined, JSObject, JSArray, JSFunction, BigIntValue, Unknown]
@@ -158,6 +202,9 @@ def string_value(node: Node) -> str | None:
     return None
 
 
+_LEGACY_OCTAL = re.compile(r"0[0-7]+")
+
+
 def number_value(text: str) -> int | float | BigIntValue | None:
     text = text.replace("_", "")
     if text.endswith("n"):
@@ -166,7 +213,7 @@ def number_value(text: str) -> int | float | BigIntValue | None:
         lowered = text.lower()
         if lowered.startswith(("0x", "0o", "0b")):
             return int(lowered, 0)
-        if re.fullmatch(r"0[0-7]+", text):
+        if _LEGACY_OCTAL.fullmatch(text):
             return int(text, 8)
         number = float(text)
         return int(number) if number.is_integer() and "e" not in lowered and "." not in text else number
@@ -248,7 +295,8 @@ class Evaluator:
 
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
-        return string_value(node) or ""
+        raw = node.text.decode("utf-8", errors="replace")  # string_value, for a node known to be a string
+        return decode_escapes(raw[1:-1]) if len(raw) >= 2 else ""
 
     def _number(self, node: Node, depth: int) -> Value:
         number = number_value(node.text.decode())
@@ -342,6 +390,7 @@ class Evaluator:
     # containers ---------------------------------------------------------
     def _object(self, node: Node, depth: int) -> Value:
         result = JSObject(node)
+        props = result.props
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
@@ -351,24 +400,24 @@ class Evaluator:
                 if key is None:
                     result.open = True
                     continue
-                result.props[key] = Prop(key, key_node, value_node, self.value(value_node, depth + 1))
+                props[key] = Prop(key, key_node, value_node, self.value(value_node, depth + 1))
             elif kind == "shorthand_property_identifier":
                 key = child.text.decode("utf-8", errors="replace")
-                result.props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
+                props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
             elif kind == "method_definition":
                 key_node = child.child_by_field_name("name")
                 key = property_key(key_node) if key_node is not None else None
                 if key is None:
                     result.open = True
                     continue
-                if any(grand.type in ("get", "set") for grand in child.children[:2]):
-                    result.props[key] = Prop(key, key_node, child, UNKNOWN)
+                if _is_accessor(child):
+                    props[key] = Prop(key, key_node, child, UNKNOWN)
                 else:
-                    result.props[key] = Prop(key, key_node, child, JSFunction(child, self))
+                    props[key] = Prop(key, key_node, child, JSFunction(child, self))
             elif kind == "spread_element":
                 spread = self.value(child.named_children[0] if child.named_children else None, depth + 1)
                 if isinstance(spread, JSObject):
-                    result.props.update(spread.props)
+                    props.update(spread.props)
                     result.open = result.open or spread.open
                 else:
                     result.open = True
@@ -376,18 +425,20 @@ class Evaluator:
 
     def _array(self, node: Node, depth: int) -> Value:
         result = JSArray(node)
+        items = result.items
         for child in node.named_children:
-            if child.type == "comment":
+            kind = child.type
+            if kind == "comment":
                 continue
-            if child.type == "spread_element":
+            if kind == "spread_element":
                 spread = self.value(child.named_children[0] if child.named_children else None, depth + 1)
                 if isinstance(spread, JSArray):
-                    result.items.extend(spread.items)
+                    items.extend(spread.items)
                     result.open = result.open or spread.open
                 else:
                     result.open = True
                 continue
-            result.items.append(Element(child, self.value(child, depth + 1)))
+            items.append(Element(child, self.value(child, depth + 1)))
         return result
 
     # functions ----------------------------------------------------------
@@ -781,6 +832,17 @@ def strip_transparent(node: Node | None) -> Node | None:
         else:
             node = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
     return node
+
+
+def _is_accessor(method: Node) -> bool:
+    """``get x() {}`` or ``set x(v) {}``: the keyword is one of the method's first two children."""
+    first = method.child(0) if method.child_count else None
+    if first is None:
+        return False
+    if first.type in ("get", "set"):
+        return True
+    second = method.child(1) if method.child_count > 1 else None
+    return second is not None and second.type in ("get", "set")
 
 
 # The method evaluating each node kind: ``_<kind>`` (one dictionary lookup per node, no name built).

@@ -83,6 +83,12 @@ class Script:
     def text(self, node: Node) -> str:
         return node.text.decode("utf-8", errors="replace")
 
+    def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
+        """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
+        return self.once("initialised_declarators", lambda: [
+            (declarator, name, value) for declarator, name in self.scopes.declarator_names
+            if (value := declarator.child_by_field_name("value")) is not None])
+
     def __post_init__(self) -> None:
         _SCRIPTS_BY_ROOT[self.tree.root_node.id] = self
 

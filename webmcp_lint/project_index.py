@@ -253,7 +253,7 @@ class ProjectIndex:
             if name in exports.reexports:
                 specifier, name = exports.reexports[name]
             elif name in exports.locals:
-                binding = module.scopes.bindings.get((module.tree.root_node.id, exports.locals[name]))
+                binding = module.scopes.binding_in(module.tree.root_node, exports.locals[name])
                 if binding is None or binding.kind != "import" or binding.import_source is None:
                     return None
                 specifier, name = binding.import_source, binding.imported_name or "default"
@@ -302,7 +302,7 @@ class ProjectIndex:
         return Unknown("import")
 
     def _local_value(self, module: Script, local: str, depth: int) -> Value:
-        binding = module.scopes.bindings.get((module.tree.root_node.id, local))
+        binding = module.scopes.binding_in(module.tree.root_node, local)
         if binding is None:
             return Unknown("import", (local,))
         return module.evaluator.binding_value(binding, depth + 1)

@@ -6,8 +6,6 @@ identifier is a walk up its ancestors with a dictionary lookup per scope.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from tree_sitter import Node
 
 FUNCTION_KINDS = frozenset({
@@ -30,32 +28,88 @@ BINDING_KINDS = frozenset({
 EACH = "[each]"
 
 
-@dataclass
 class Binding:
-    """One declared name. ``path`` is the destructuring path into ``init``."""
+    """One declared name. ``path`` is the destructuring path into ``init``.
 
-    name: str
-    kind: str  # const | let | var | param | function | class | import | catch
-    name_node: Node
-    declaration: Node
-    init: Node | None = None
-    path: tuple[str | int, ...] = ()
-    import_source: str | None = None
-    imported_name: str | None = None  # "default", "*" or the exported name
+    A plain class with slots: a file declares thousands of names, and a dataclass costs more to build.
+    """
+
+    __slots__ = ("name", "kind", "name_node", "declaration", "init", "path", "import_source", "imported_name")
+
+    def __init__(self, name: str, kind: str, name_node: Node, declaration: Node, init: Node | None = None,
+                 path: tuple[str | int, ...] = (), import_source: str | None = None,
+                 imported_name: str | None = None) -> None:
+        self.name = name
+        self.kind = kind  # const | let | var | param | function | class | import | catch
+        self.name_node = name_node
+        self.declaration = declaration
+        self.init = init
+        self.path = path
+        self.import_source = import_source
+        self.imported_name = imported_name  # "default", "*" or the exported name
+
+    def __repr__(self) -> str:
+        return f"Binding({self.name!r}, {self.kind!r}, path={self.path!r})"
 
 
-@dataclass
 class ScopeIndex:
-    bindings: dict[tuple[int, str], Binding] = field(default_factory=dict)
-    by_name: dict[str, list[Binding]] = field(default_factory=dict)
-    # Per name, the scopes that bind it: (start byte, end byte, scope node, binding).
-    scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = field(default_factory=dict)
+    """Every binding of one file, by scope and by name.
 
-    def add(self, scope: Node, binding: Binding) -> None:
-        if (scope.id, binding.name) not in self.bindings:
-            self.bindings[(scope.id, binding.name)] = binding
-            self.scopes_by_name.setdefault(binding.name, []).append((scope.start_byte, scope.end_byte, scope, binding))
-        self.by_name.setdefault(binding.name, []).append(binding)
+    A file declares thousands of names and rules ask about a few hundred, so
+    a declaration is only recorded under its name when the index is built;
+    its scope (found by climbing ``.parent``, which tree-sitter computes from
+    the root) and its Binding are made the first time its name is asked about.
+    A name's declarations are indexed together, in declaration order, so the
+    answers are those of an index built whole.
+    """
+
+    __slots__ = ("_pending", "_bindings", "_scopes_by_name", "_facts", "declarator_names",
+                 "imported_names")
+
+    def __init__(self) -> None:
+        # Per name, its declarations not indexed yet: (make, *arguments); make(index, name, *arguments) gives
+        # (scope, Binding), or None when the declaration binds nothing.
+        self._pending: dict[str, list[tuple]] = {}
+        self._bindings: dict[tuple[int, str], Binding] = {}
+        # Per name, the scopes that bind it: (start byte, end byte, scope node, binding).
+        self._scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = {}
+        # What several names of one declaration share (its kind and scope), by the declaration's id.
+        self._facts: dict[int, tuple] = {}
+        # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern), and import names.
+        self.declarator_names: list[tuple[Node, Node]] = []
+        self.imported_names: set[str] = set()
+
+    def declare(self, name: str, entry: tuple) -> None:
+        """Record a declaration of ``name``, indexed when the name is first asked about."""
+        pending = self._pending.get(name)
+        if pending is None:
+            self._pending[name] = [entry]
+        else:
+            pending.append(entry)
+
+    def _index_name(self, name: str) -> None:
+        for make, *arguments in self._pending.pop(name):
+            made = make(self, name, *arguments)
+            if made is not None:
+                self._add(*made)
+
+    def _add(self, scope: Node, binding: Binding) -> None:
+        name = binding.name
+        key = (scope.id, name)
+        if key not in self._bindings:
+            self._bindings[key] = binding
+            entry = (scope.start_byte, scope.end_byte, scope, binding)
+            entries = self._scopes_by_name.get(name)
+            if entries is None:
+                self._scopes_by_name[name] = [entry]
+            else:
+                entries.append(entry)
+
+    def binding_in(self, scope: Node, name: str) -> Binding | None:
+        """The binding of ``name`` that ``scope`` itself declares (the first, when several do)."""
+        if name in self._pending:
+            self._index_name(name)
+        return self._bindings.get((scope.id, name))
 
     def resolve(self, identifier: Node) -> Binding | None:
         """The binding ``identifier`` refers to, or None for a global or unknown name.
@@ -66,7 +120,9 @@ class ScopeIndex:
         of the depth. The climb remains for what ranges cannot settle.
         """
         name = identifier.text.decode("utf-8", errors="replace")
-        entries = self.scopes_by_name.get(name)
+        if name in self._pending:
+            self._index_name(name)
+        entries = self._scopes_by_name.get(name)
         if entries is None:
             return None
         start, end = identifier.start_byte, identifier.end_byte
@@ -86,9 +142,11 @@ class ScopeIndex:
         return best[3]
 
     def _climb(self, identifier: Node, name: str) -> Binding | None:
+        if name in self._pending:
+            self._index_name(name)
         node = identifier.parent
         while node is not None:
-            binding = self.bindings.get((node.id, name))
+            binding = self._bindings.get((node.id, name))
             if binding is not None:
                 return binding
             node = node.parent
@@ -99,18 +157,26 @@ class ScopeIndex:
 
 
 def nearest(node: Node, kinds: frozenset[str]) -> Node:
-    current = node.parent
+    return _nearest_from(node.parent, kinds, node)
+
+
+def _nearest_from(current: Node | None, kinds: frozenset[str], fallback: Node) -> Node:
+    """The first of ``current`` and its ancestors of one of ``kinds``, else ``fallback``."""
     while current is not None and current.type not in kinds:
         current = current.parent
-    return current if current is not None else node
+    return current if current is not None else fallback
 
 
-def _declaration_kind(declarator: Node) -> str:
-    parent = declarator.parent
-    if parent is not None and parent.type == "variable_declaration":
+_VAR_SCOPE_KINDS = FUNCTION_KINDS | {"program"}
+
+
+def _declaration_kind(declaration: Node | None) -> str:
+    """var, let or const, from the declaration holding a declarator."""
+    kind = declaration.type if declaration is not None else None
+    if kind == "variable_declaration":
         return "var"
-    if parent is not None and parent.type == "lexical_declaration":
-        keyword = parent.child(0)
+    if kind == "lexical_declaration":
+        keyword = declaration.child(0)
         return keyword.type if keyword is not None else "let"
     return "let"
 
@@ -189,44 +255,93 @@ def specifier_text(node: Node) -> str:
 
 
 def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
-    """Index every binding the walk collected."""
+    """Index every binding the walk collected (each made when its name is first asked about)."""
     index = ScopeIndex()
+    declare = index.declare
+    declarator_names = index.declarator_names
     for declarator in nodes.get("variable_declarator", ()):
         name = declarator.child_by_field_name("name")
         if name is None:
             continue
-        kind = _declaration_kind(declarator)
-        scope = nearest(declarator, FUNCTION_KINDS | {"program"}) if kind == "var" else nearest(declarator, BLOCK_SCOPE_KINDS)
-        init = declarator.child_by_field_name("value")
-        for identifier, path in pattern_names(name):
-            index.add(scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, declarator, init, path))
-    for params in nodes.get("formal_parameters", ()):
-        function = params.parent
-        if function is None:
+        declarator_names.append((declarator, name))
+        if name.type == "identifier":
+            declare(name.text.decode("utf-8", errors="replace"), (_variable_binding, name, declarator, ()))
             continue
+        for identifier, path in pattern_names(name):
+            declare(identifier.text.decode("utf-8", errors="replace"), (_variable_binding, identifier, declarator, path))
+    for params in nodes.get("formal_parameters", ()):
         for parameter in params.named_children:
+            if parameter.type == "identifier":
+                declare(parameter.text.decode("utf-8", errors="replace"),
+                        (_parameter_binding, parameter, parameter, (), params))
+                continue
             for identifier, path in pattern_names(parameter):
-                index.add(function, Binding(identifier.text.decode("utf-8", errors="replace"), "param", identifier, parameter, None, path))
+                declare(identifier.text.decode("utf-8", errors="replace"),
+                        (_parameter_binding, identifier, parameter, path, params))
     for arrow in nodes.get("arrow_function", ()):
         parameter = arrow.child_by_field_name("parameter")
         if parameter is not None and parameter.type == "identifier":
-            index.add(arrow, Binding(parameter.text.decode("utf-8", errors="replace"), "param", parameter, arrow))
+            declare(parameter.text.decode("utf-8", errors="replace"), (_arrow_parameter_binding, parameter, arrow))
     for kind_name, kinds in (("function", ("function_declaration", "generator_function_declaration")), ("class", ("class_declaration",))):
         for kind in kinds:
             for declaration in nodes.get(kind, ()):
                 name = declaration.child_by_field_name("name")
                 if name is not None:
-                    index.add(nearest(declaration, BLOCK_SCOPE_KINDS), Binding(name.text.decode("utf-8", errors="replace"), kind_name, name, declaration, declaration))
+                    declare(name.text.decode("utf-8", errors="replace"), (_declared_binding, name, declaration, kind_name))
     for loop in nodes.get("for_in_statement", ()):
         _index_loop_variable(index, loop)
     for catch in nodes.get("catch_clause", ()):
         parameter = catch.child_by_field_name("parameter")
         if parameter is not None:
             for identifier, path in pattern_names(parameter):
-                index.add(catch, Binding(identifier.text.decode("utf-8", errors="replace"), "catch", identifier, catch, None, path))
+                _declare_made(index, catch, Binding(identifier.text.decode("utf-8", errors="replace"), "catch", identifier,
+                                                    catch, None, path))
     for statement in nodes.get("import_statement", ()):
         _index_import(index, statement)
     return index
+
+
+# How each kind of declaration becomes (scope, Binding) when its name is first asked about; None when it binds nothing.
+def _variable_binding(index: ScopeIndex, name: str, identifier: Node, declarator: Node,
+                      path: tuple[str | int, ...]) -> tuple[Node, Binding]:
+    facts = index._facts.get(declarator.id)
+    if facts is None:
+        declaration = declarator.parent
+        kind = _declaration_kind(declaration)
+        scope = _nearest_from(declaration, _VAR_SCOPE_KINDS if kind == "var" else BLOCK_SCOPE_KINDS, declarator)
+        facts = index._facts[declarator.id] = (kind, scope, declarator.child_by_field_name("value"))
+    kind, scope, init = facts
+    return scope, Binding(name, kind, identifier, declarator, init, path)
+
+
+def _parameter_binding(index: ScopeIndex, name: str, identifier: Node, parameter: Node, path: tuple[str | int, ...],
+                       params: Node) -> tuple[Node, Binding] | None:
+    function = index._facts.get(params.id)
+    if function is None:
+        function = index._facts[params.id] = params.parent
+    if function is None:
+        return None
+    return function, Binding(name, "param", identifier, parameter, None, path)
+
+
+def _arrow_parameter_binding(index: ScopeIndex, name: str, parameter: Node, arrow: Node) -> tuple[Node, Binding]:
+    return arrow, Binding(name, "param", parameter, arrow)
+
+
+def _declared_binding(index: ScopeIndex, name: str, name_node: Node, declaration: Node,
+                      kind: str) -> tuple[Node, Binding]:
+    return nearest(declaration, BLOCK_SCOPE_KINDS), Binding(name, kind, name_node, declaration, declaration)
+
+
+def _made_binding(index: ScopeIndex, name: str, scope: Node, binding: Binding) -> tuple[Node, Binding]:
+    return scope, binding
+
+
+def _declare_made(index: ScopeIndex, scope: Node, binding: Binding) -> None:
+    """Record a binding already made (the few declarations whose scope is at hand)."""
+    index.declare(binding.name, (_made_binding, scope, binding))
+    if binding.kind == "import":
+        index.imported_names.add(binding.name)
 
 
 def _index_loop_variable(index: ScopeIndex, loop: Node) -> None:
@@ -238,10 +353,10 @@ def _index_loop_variable(index: ScopeIndex, loop: Node) -> None:
     kind = keyword.type if keyword.type in ("const", "let", "var") else "let"
     operator = loop.child_by_field_name("operator")
     is_of = operator is not None and operator.type == "of"
-    scope = nearest(loop, FUNCTION_KINDS | {"program"}) if kind == "var" else loop
+    scope = nearest(loop, _VAR_SCOPE_KINDS) if kind == "var" else loop
     for identifier, path in pattern_names(left):
-        index.add(scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, loop,
-                                 loop.child_by_field_name("right") if is_of else None, (EACH,) + path))
+        _declare_made(index, scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, loop,
+                                            loop.child_by_field_name("right") if is_of else None, (EACH,) + path))
 
 
 def _index_import(index: ScopeIndex, statement: Node) -> None:
@@ -257,15 +372,15 @@ def _index_import(index: ScopeIndex, statement: Node) -> None:
         return
     for child in clause.named_children:
         if child.type == "identifier":
-            index.add(program, Binding(child.text.decode(), "import", child, statement, None, (), source, "default"))
+            _declare_made(index, program, Binding(child.text.decode(), "import", child, statement, None, (), source, "default"))
         elif child.type == "namespace_import":
             for name in child.named_children:
                 if name.type == "identifier":
-                    index.add(program, Binding(name.text.decode(), "import", name, statement, None, (), source, "*"))
+                    _declare_made(index, program, Binding(name.text.decode(), "import", name, statement, None, (), source, "*"))
         elif child.type == "named_imports":
             for specifier in child.named_children:
                 names = specifier_names(specifier) if specifier.type == "import_specifier" else None
                 if names is not None:
                     imported, alias = names
-                    index.add(program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
+                    _declare_made(index, program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
                                                specifier_text(imported)))

@@ -18,7 +18,7 @@ from webmcp_lint.extract import Extractor
 from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
 from webmcp_lint.project_index import is_relative_specifier
-from webmcp_lint.scope import Binding
+from webmcp_lint.scope import Binding, pattern_names
 from webmcp_lint.syntax import call_arguments, text, unwrap
 
 MAX_ALIAS_STEPS = 4
@@ -94,9 +94,11 @@ def _definitions(integration: Integration, arguments: list[Node], script: Script
 def _extract(script: Script, analysis: FileAnalysis) -> None:
     if not script.of_kind("import_statement") and b"require" not in script.source.data:
         return
-    seen = {tool.identity for tool in analysis.tools}
     names = _import_reaching_names(script)
-    for call in script.of_kind("call_expression"):
+    if not names:
+        return
+    seen = {tool.identity for tool in analysis.tools}
+    for call in _calls_from(script, names):
         if _callee_base_name(call) not in names:
             continue
         found = integration_of(call, script)
@@ -116,21 +118,66 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
 
 # Initialisers of a variable that may hold an import: an alias or a namespace member (and require()).
 CALLEE_ALIAS_KINDS = frozenset({"identifier", "member_expression"})
+# Bytes a call starts with when its callee is wrapped (``(f)(x)``, ``(<any>ns).f(x)``), not named first.
+WRAPPED_CALLEE_STARTS = frozenset(b"(<")
 
 
 def _import_reaching_names(script: Script) -> frozenset[str]:
     """Names that may lead to an import (imports, and the variables ``imported_origin`` follows).
 
     Most calls go through none of them (``document.createElement``, ``items.map``),
-    and a set lookup rejects them before any name is resolved.
+    and a set lookup rejects them before any name is resolved. Read from the
+    declarations themselves: a declarator or a ``for...of`` variable always
+    binds with const, let or var, so its bindings need not be made.
     """
-    names = set()
-    for name, bindings in script.scopes.by_name.items():
-        for binding in bindings:
-            init = unwrap(binding.init) if binding.kind in ("const", "let", "var") else None
-            if binding.kind == "import" or (init is not None and (init.type in CALLEE_ALIAS_KINDS or _is_require(init))):
-                names.add(name)
+    data = script.source.data
+    names = set(script.scopes.imported_names)
+    for _, name, value in script.initialised_declarators():
+        if _may_alias(value, data):
+            names.update(text(identifier) for identifier, _ in pattern_names(name))
+    for loop in script.of_kind("for_in_statement"):
+        keyword, left = loop.child_by_field_name("kind"), loop.child_by_field_name("left")
+        operator, right = loop.child_by_field_name("operator"), loop.child_by_field_name("right")
+        if keyword is not None and left is not None and operator is not None and operator.type == "of" \
+                and _may_alias(right, data):
+            names.update(text(identifier) for identifier, _ in pattern_names(left))
     return frozenset(names)
+
+
+def _may_alias(value: Node | None, data: bytes) -> bool:
+    """An initialiser that may hold an import: an alias, a namespace member, or require()."""
+    init = unwrap(value)
+    if init is None:
+        return False
+    kind = init.type
+    return kind in CALLEE_ALIAS_KINDS or (data.startswith(b"require", init.start_byte) and _is_require(init))
+
+
+def _calls_from(script: Script, names: frozenset[str]) -> list[Node]:
+    """The calls, in document order, that may start with one of ``names`` (``f(...)``, ``ns.f(...)``).
+
+    Told by the bytes a call starts with: a call starts where its callee
+    does, unless the callee is wrapped (parentheses, a type assertion), and
+    those calls are kept too. Reading a node's kind costs more than its start.
+    """
+    calls = script.of_kind("call_expression")
+    data = script.source.data
+    spellings_by_first_byte: dict[int, list[bytes]] = {}
+    for name in names:
+        spelling = name.encode("utf-8")
+        if not spelling or "\ufffd" in name:  # a name that is not its bytes decoded: look at every call
+            return calls
+        spellings_by_first_byte.setdefault(spelling[0], []).append(spelling)
+    chosen = []
+    size = len(data)
+    for call in calls:
+        start = call.start_byte
+        first = data[start] if start < size else None
+        spellings = spellings_by_first_byte.get(first)
+        if first in WRAPPED_CALLEE_STARTS or (spellings is not None and any(
+                data.startswith(spelling, start) for spelling in spellings)):
+            chosen.append(call)
+    return chosen
 
 
 def _is_require(node: Node) -> bool:

@@ -105,15 +105,12 @@ def is_top_level(node: Node) -> bool:
 
 def _extract(script: Script, analysis: FileAnalysis) -> None:
     scopes = script.scopes
+    data = script.source.data
     alias_names = set()
-    for declarator in script.of_kind("variable_declarator"):
-        name = declarator.child_by_field_name("name")
-        init = declarator.child_by_field_name("value")
-        if name is None or init is None:
-            continue
-        if name.type == "identifier" and model_context_kind(init, script):
+    for declarator, name, init in script.initialised_declarators():
+        if _may_hold_model_context(init, data) and name.type == "identifier" and model_context_kind(init, script):
             alias_names.add(text(name))
-        elif name.type == "object_pattern" and "modelContext" in text(name):
+        elif data.find(b"modelContext", name.start_byte, name.end_byte) != -1 and name.type == "object_pattern":
             for holder in ("navigator", "document"):
                 if is_global_name(init, holder, scopes):
                     for child in name.named_children:
@@ -130,6 +127,8 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                             analysis.navigator_reaches.append(NavigatorReach(script, declarator, unwrap(init)))
 
     for binary in script.of_kind("binary_expression"):
+        if not data.startswith(b"modelContext", binary.start_byte + 1):
+            continue  # the left operand is not the string "modelContext" (it starts where the binary does)
         operator = binary.child_by_field_name("operator")
         left = binary.child_by_field_name("left")
         if operator is not None and operator.type == "in" and left is not None and left.type == "string" \
@@ -138,7 +137,9 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
             analysis.navigator_reaches.append(NavigatorReach(script, binary, unwrap(binary.child_by_field_name("right"))))
 
     refs: dict[int, ModelContextRef] = {}
-    for member in members_reading_model_context(script) + script.of_kind("subscript_expression"):
+    subscripts = [subscript for subscript in script.of_kind("subscript_expression")
+                  if _may_spell_model_context(data, subscript.start_byte, subscript.end_byte)]
+    for member in members_reading_model_context(script) + subscripts:
         if reads_model_context(member):
             kind = model_context_kind(member, script)
             if kind is not None:
@@ -155,7 +156,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                 refs[identifier.id] = ModelContextRef(script, identifier, kind == "navigator")
     analysis.model_context_refs.extend(sorted(refs.values(), key=lambda ref: ref.node.start_byte))
 
-    for call in script.of_kind("call_expression"):
+    for call in _calls_at(script, {ref.node.start_byte for ref in refs.values()}):
         callee = unwrap(call.child_by_field_name("function"))
         if callee is None or callee.type != "member_expression":
             continue
@@ -170,6 +171,46 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
             _add_registration(script, analysis, call)
     if refs:
         analysis.has_webmcp_code = True
+
+
+# Kinds of initialiser model_context_kind follows without the text spelling modelContext: a name, a fallback.
+_FOLLOWED_KINDS = frozenset({"identifier", "binary_expression"}) | TRANSPARENT_KINDS
+
+
+def _may_hold_model_context(init: Node, data: bytes) -> bool:
+    """False when ``model_context_kind(init)`` is surely None: read from the kind and the bytes, before any climb."""
+    kind = init.type
+    if kind in _FOLLOWED_KINDS:
+        return True
+    return kind in ("member_expression", "subscript_expression") \
+        and _may_spell_model_context(data, init.start_byte, init.end_byte)
+
+
+def _may_spell_model_context(data: bytes, start: int, end: int) -> bool:
+    """The bytes spell modelContext, or hold an escape that a string could spell it with."""
+    return data.find(b"modelContext", start, end) != -1 or data.find(b"\\", start, end) != -1
+
+
+# Bytes a call starts with when its callee is wrapped (``(mc).registerTool``, ``(<any>mc).registerTool``).
+WRAPPED_CALLEE_STARTS = frozenset(b"(<")
+
+
+def _calls_at(script: Script, starts: set[int]) -> list[Node]:
+    """The calls, in document order, that start at one of ``starts`` or with a wrapped callee.
+
+    A call on a receiver starts where the receiver does, unless parentheses or
+    a type assertion wrap it: the start bytes pick the few calls to look at.
+    """
+    if not starts:
+        return []
+    data = script.source.data
+    size = len(data)
+    chosen = []
+    for call in script.of_kind("call_expression"):
+        start = call.start_byte
+        if start in starts or (start < size and data[start] in WRAPPED_CALLEE_STARTS):
+            chosen.append(call)
+    return chosen
 
 
 def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> None:
