@@ -59,8 +59,16 @@ class _Run:
     kinds: frozenset[str]
     check: "_Validator"
     cache: Cache | None  # each unit's entry is stored where it is computed, so workers write in parallel
-    keys: list[str]  # the cache key of each unit
+    keys: list[str]  # the cache key of each unit (none without a cache)
     facts: FileFacts = field(default_factory=FileFacts)  # shared by the units' indexes
+
+    def __post_init__(self) -> None:
+        self.unit_rules = [rule for rule in self.settings.rules if rule.on != AFTER_SUPPRESSIONS]
+        # The absolute path entries write for each discovered file, by the identity of its SourceFile.
+        self.entry_paths = {id(source): str(path) for path, source in self.sources.items()}
+
+    def entry_path(self, source: SourceFile) -> str:
+        return self.entry_paths.get(id(source)) or str(absolute(source.path))
 
 
 _RUN: _Run | None = None
@@ -74,12 +82,13 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     units = [source for source in sources if may_hold_webmcp(source.data)]
     cache = Cache(cache_dir) if cache_dir is not None else None
     check = _Validator(by_path)
-    settings_key = settings_digest(settings)
     files = _Files(by_path)
+    settings_key = settings_digest(settings) if cache else ""  # keys and digests only matter to a cache
     keys = [digest(settings_key, "unit", str(absolute(unit.path)), unit.display_path, check.digest(unit))
-            for unit in units]
+            for unit in units] if cache else []
     run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache, keys)
-    outcomes = [check.cached(cache.load(key), files, unit) if cache else None for key, unit in zip(keys, units)]
+    outcomes = [check.cached(cache.load(key), files, unit) for key, unit in zip(keys, units)] if cache \
+        else [None] * len(units)
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     _RUN = run
     try:
@@ -87,13 +96,13 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
             outcomes[position] = _Outcome.of(entry, files, units[position])
         project = None
         if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
-            project_key = digest(settings_key, "pages", check.every_source())
+            project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
             project = check.cached(cache.load(project_key), files, None) if cache else None
             if project is None:
                 entry = _page_pass(run)
-                check.complete(entry)
                 project = _Outcome.of(entry, files, None)
                 if cache:
+                    check.complete(entry)
                     cache.store(project_key, entry)
     finally:
         _RUN = None
@@ -218,8 +227,8 @@ def _lint_unit_at(position: int) -> dict:
     """The entry of one unit, completed and stored in the cache by the process that computed it."""
     assert _RUN is not None
     entry = lint_unit(_RUN, _RUN.units[position])
-    _RUN.check.complete(entry)
     if _RUN.cache is not None:
+        _RUN.check.complete(entry)
         _RUN.cache.store(_RUN.keys[position], entry)
     return entry
 
@@ -231,21 +240,19 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     index = ProjectIndex(run.sources, run.kinds, run.facts)
     build_project([source], index, settings, result)
     project = result.project
-    run_checks(project, [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS],
-               RuleRunner(settings, result))
+    run_checks(project, run.unit_rules, RuleRunner(settings, result))
     primary = project.files[0] if project.files else FileAnalysis(source)
     mark_file_level(primary)
     return {
-        "diagnostics": [_plain_diagnostic(diagnostic) for diagnostic in result.diagnostics],
+        "diagnostics": [_plain_diagnostic(diagnostic, run) for diagnostic in result.diagnostics],
         "directives": [_plain_directive(directive) for directive in primary.suppressions],
         "parse_error": bool(primary.parse_errors),
         "has_tools": bool(primary.tools),
         "imports": [str(path) for path in index.imported_files(primary.scripts, primary.source.path)]
         if primary.scripts else None,
-        "files": [[str(absolute(analysis.source.path)), analysis.source.display_path]
-                  for analysis in project.files[1:]],
+        "files": [[run.entry_path(analysis.source), analysis.source.display_path] for analysis in project.files[1:]],
         "notices": _plain_notices(result, index),
-        "looked_at": {str(path): seen for path, seen in index.looked_at.items()},
+        "looked_at": _plain_looked_at(run, index),
     }
 
 
@@ -269,21 +276,26 @@ def _page_pass(run: _Run) -> dict:
     assign_frameworks(project, index)
     run_checks(project, [rule for rule in settings.rules if rule.code in PAGE_RULES], RuleRunner(settings, result))
     return {
-        "diagnostics": [_plain_diagnostic(diagnostic) for diagnostic in result.diagnostics],
+        "diagnostics": [_plain_diagnostic(diagnostic, run) for diagnostic in result.diagnostics],
         "notices": _plain_notices(result, index),
-        "looked_at": {str(path): seen for path, seen in index.looked_at.items()},
+        "looked_at": _plain_looked_at(run, index),
     }
 
 
 # plain data ---------------------------------------------------------------------------------
 
-def _plain_diagnostic(diagnostic: Diagnostic) -> list:
+def _plain_diagnostic(diagnostic: Diagnostic, run: _Run) -> list:
     fix = diagnostic.fix
     plain_fix = None if fix is None else [fix.applicability, fix.description,
                                           [[edit.start, edit.end, edit.text] for edit in fix.edits]]
     return [diagnostic.code, diagnostic.slug, diagnostic.severity.value, diagnostic.message,
-            str(absolute(diagnostic.source.path)), diagnostic.source.display_path, diagnostic.start, diagnostic.end,
+            run.entry_path(diagnostic.source), diagnostic.source.display_path, diagnostic.start, diagnostic.end,
             diagnostic.tool_name, plain_fix]
+
+
+def _plain_looked_at(run: _Run, index: ProjectIndex) -> dict[str, str]:
+    """What the cache checks before it reuses an entry (nothing to record without a cache)."""
+    return {str(path): seen for path, seen in index.looked_at.items()} if run.cache is not None else {}
 
 
 def _plain_directive(directive: Directive) -> list:
