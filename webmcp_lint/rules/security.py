@@ -6,7 +6,7 @@ import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from tree_sitter import Node
 
@@ -239,15 +239,19 @@ def _known_text(tool: ToolDefinition, prop: Prop) -> str | None:
     return None
 
 
-class TextField(NamedTuple):
+class TextField:
     """A text of a tool that the agent reads, written at ``node``: ``text`` is the key itself for a parameter
-    name, else the value's known text (see ``_known_text``). WM608 reads the descriptions."""
+    name, else the value's known text (see ``_known_text``). WM608 reads the descriptions. ``label`` names the
+    text in messages, with ``{}`` for the parameter (formatted only for a finding)."""
 
-    label: str  # how messages name the text, with ``{}`` for the parameter: formatted only for a finding
-    parameter: str
-    node: Node | None
-    is_description: bool
-    text: str | None
+    __slots__ = ("label", "parameter", "node", "is_description", "text")
+
+    def __init__(self, label: str, parameter: str, node: Node | None, is_description: bool, text: str | None) -> None:
+        self.label = label
+        self.parameter = parameter
+        self.node = node
+        self.is_description = is_description
+        self.text = text
 
     @property
     def what(self) -> str:
