@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Iterator
 
 from tree_sitter import Node
@@ -136,10 +135,12 @@ def duplicate_tool_name(project: Project) -> Iterator[Finding]:
             registered.append((page, name, place, tool))
     if len(registered) < 2:
         return  # one registration has no duplicate
-    names_on_page = Counter((page, name) for page, name, _, _ in registered)
+    named, named_again = set(), set()
+    for page, name, _, _ in registered:
+        (named_again if (page, name) in named else named).add((page, name))
     groups: dict[tuple, list[tuple[Node, ToolDefinition]]] = {}
     for page, name, place, tool in registered:
-        if names_on_page[page, name] < 2:
+        if (page, name) not in named_again:
             continue  # a name registered once on its page has no duplicate (and needs no climb to its function)
         function = enclosing_function(place)
         key = (page, function.id if function is not None else None, name)
