@@ -16,6 +16,7 @@ from webmcp_lint.scope import FUNCTION_KINDS
 from webmcp_lint.syntax import ancestors, call_arguments, enclosing_function, text, unwrap
 
 HOOK_NAME = re.compile(r"^use[A-Z0-9]")
+HOOK_NAME_SPELLING = re.compile(rb"use[A-Z0-9]")  # a file without it names no hook
 ARRAY_CALLBACK_METHODS = frozenset({"forEach", "map", "flatMap", "filter", "some", "every", "find", "reduce"})
 PROMISE_CALLBACK_METHODS = frozenset({"then", "catch", "finally"})
 PAGE_LOAD_EVENTS = frozenset({"DOMContentLoaded", "load"})
@@ -151,13 +152,18 @@ def direct_registration_in_framework(project: Project) -> Iterator[Finding]:
         if not analysis.registrations:
             continue
         detection = analysis.framework
+        spells_hooks: dict[int, bool] = {}  # by source: whether its text could name a hook at all
         for registration in analysis.registrations:
             if detection is not None:
                 message = (f"This {detection.name} app ({detection.reason}) calls registerTool directly; register "
                            f"the tool with {OFFICIAL_INTEGRATION[detection.framework]}, which handles feature "
                            "detection, cleanup and the component lifecycle.")
             else:
-                hook = _home_made_hook(registration.call, registration.script.tree.root_node)
+                source = registration.source
+                if id(source) not in spells_hooks:
+                    spells_hooks[id(source)] = HOOK_NAME_SPELLING.search(source.data) is not None
+                hook = _home_made_hook(registration.call, registration.script.tree.root_node) \
+                    if spells_hooks[id(source)] else None
                 if hook is None:
                     continue
                 message = (f"{hook} is a home-made lifecycle wrapper around registerTool; use the official "
