@@ -55,10 +55,12 @@ class HintFacts:
 
     def __init__(self, tool: ToolDefinition) -> None:
         self.known = carries_annotations(tool)
-        self.read_only = tool.annotation("readOnlyHint")
-        self.consequential = tool.annotation("consequentialHint")
-        self.untrusted = tool.annotation("untrustedContentHint")
-        self.debugging = tool.annotation("debugging")
+        annotations = tool.annotations
+        hint = annotations.get if annotations is not None else tool.annotation  # an object literal: read it directly
+        self.read_only = hint("readOnlyHint")
+        self.consequential = hint("consequentialHint")
+        self.untrusted = hint("untrustedContentHint")
+        self.debugging = hint("debugging")
         self.name = _static_text(tool, "name")
         self.description = _static_text(tool, "description")
 
