@@ -99,6 +99,30 @@ def test_definition_through_a_const_and_registration_facts():
     assert analysis.tools[0].prop("name").value_node.text == b'"get_time"'
 
 
+def test_top_level_is_told_by_the_functions_around_a_registration():
+    code = ("function before() { document.modelContext.registerTool(a); }\n"
+            "document.modelContext.registerTool(b);\n"
+            "const arrow = () => document.modelContext.registerTool(c);\n"
+            "class Tools { method() { document.modelContext.registerTool(d); } }\n"
+            "const generator = function* () { document.modelContext.registerTool(e); };\n"
+            "document.modelContext.registerTool(f, { onClose() {} });\n")
+    analysis = analyze(code)
+    assert [(registration.definition_node.text, registration.top_level) for registration in analysis.registrations] \
+        == [(b"a", False), (b"b", True), (b"c", False), (b"d", False), (b"e", False), (b"f", True)]
+
+
+@pytest.mark.parametrize("call", [
+    "(document.modelContext).registerTool(%s);",
+    "(<any>document.modelContext).registerTool(%s);",
+    "(mc as any).registerTool(%s);",
+    "mc!.registerTool(%s);",
+    "(mc)?.registerTool(%s);",
+])
+def test_calls_on_a_wrapped_receiver(call):
+    analysis = analyze("const mc = document.modelContext;\n" + call % TOOL, "app.ts")
+    assert [tool.name for tool in analysis.tools] == ["get_time"]
+
+
 def test_unresolvable_definitions_are_recorded():
     analysis = analyze("export function register(def) { document.modelContext.registerTool(def); }")
     [unresolved] = analysis.unresolved

@@ -134,6 +134,27 @@ def test_vue_namespace_import_and_extra_options():
     assert flagged_text(code, "WM206") == []
 
 
+@pytest.mark.parametrize("call", [
+    f"(useTool)({HOOK_OPTIONS});",  # a wrapped callee does not start the call
+    f"useTool<Options>({HOOK_OPTIONS});",
+    f"core.other(); core.useWebMCP({HOOK_OPTIONS});",  # a namespace is not settled by a call that is no hook
+    f"core.other(); (core).useWebMCP({HOOK_OPTIONS});",
+    f"useToolbar(); useTool({HOOK_OPTIONS});",  # a name that starts with another is another name
+])
+def test_integration_calls_found_whatever_the_call_starts_with(call):
+    code = ('import { useWebMCP as useTool } from "use-webmcp-tool";\nimport * as core from "@vueuse/core";\n'
+            'const useToolbar = () => 1;\n' + call)
+    assert [name for _, _, name in kinds(code, "app.ts")] == ["bad name"]
+
+
+def test_a_name_settled_by_its_one_binding_stays_silent_and_a_shadowing_one_is_asked():
+    code = ('import { helper } from "./local.js";\nimport { useWebMCP } from "use-webmcp-tool";\n'
+            f'helper(); helper({HOOK_OPTIONS});\n'
+            f'function inner() {{ const useWebMCP = () => 1; useWebMCP({HOOK_OPTIONS}); }}\n'
+            f'useWebMCP({{ ...{HOOK_OPTIONS}, name: "second" }});\n')
+    assert [name for _, _, name in kinds(code)] == ["second"]
+
+
 def test_use_webmcp_from_another_package_is_not_a_tool():
     code = f'import {{ useWebMCP }} from "./my-hooks";\nexport function App() {{ useWebMCP({HOOK_OPTIONS}); }}\n'
     assert tools(code) == []

@@ -13,6 +13,7 @@ what stops the linter.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Union
 
 from tree_sitter import Node
@@ -205,7 +206,9 @@ def string_value(node: Node) -> str | None:
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
 
 
+@lru_cache(maxsize=4096)
 def number_value(text: str) -> int | float | BigIntValue | None:
+    """The value of a number literal; remembered per spelling (tools repeat 1, 10, 100...)."""
     text = text.replace("_", "")
     if text.endswith("n"):
         return BigIntValue(text)

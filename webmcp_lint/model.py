@@ -83,6 +83,10 @@ class Script:
     def text(self, node: Node) -> str:
         return node.text.decode("utf-8", errors="replace")
 
+    def holds(self, node: Node) -> bool:
+        """``node`` is a node of this script's tree (the one its byte range leads to from the root)."""
+        return self.tree.root_node.descendant_for_byte_range(node.start_byte, node.end_byte) == node
+
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
         """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
         return self.once("initialised_declarators", lambda: [
@@ -140,6 +144,9 @@ class ToolDefinition:
 
     def __post_init__(self) -> None:
         # A definition built in another module (a factory, an import) belongs to that module's file.
+        # A node of the tool's own tree is recognised in one step (script_of climbs .parent to the root).
+        if self.script is not None and self.script.holds(self.node):
+            return
         owner = script_of(self.node)
         if owner is not None and owner is not self.script:
             self.script, self.source = owner, owner.source
@@ -190,8 +197,7 @@ class ToolDefinition:
             # A property spread in from another module points into that module. A node of the tool's own tree
             # is recognised from its root in one step (script_of climbs .parent, which tree-sitter computes
             # from the root at every step).
-            own = self.script is not None and \
-                self.script.tree.root_node.descendant_for_byte_range(node.start_byte, node.end_byte) == node
+            own = self.script is not None and self.script.holds(node)
             owner = self.script if own else script_of(node)
             source = owner.source if owner is not None else self.source
         return Finding(source, node.start_byte, node.end_byte, message, self.name, fix)

@@ -24,6 +24,8 @@ BINDING_KINDS = frozenset({
     "catch_clause", "arrow_function", "for_in_statement",
 })
 
+_UNSEEN = object()
+
 # First step of a loop variable's path: "each element of ``init``" (``for (const t of tools)``).
 EACH = "[each]"
 
@@ -63,7 +65,7 @@ class ScopeIndex:
     answers are those of an index built whole.
     """
 
-    __slots__ = ("_pending", "_bindings", "_scopes_by_name", "_facts", "declarator_names",
+    __slots__ = ("_pending", "_bindings", "_scopes_by_name", "_facts", "_resolved", "declarator_names",
                  "imported_names")
 
     def __init__(self) -> None:
@@ -75,6 +77,7 @@ class ScopeIndex:
         self._scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = {}
         # What several names of one declaration share (its kind and scope), by the declaration's id.
         self._facts: dict[int, tuple] = {}
+        self._resolved: dict[int, Binding | None] = {}  # resolve's answers, by the identifier's id
         # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern), and import names.
         self.declarator_names: list[tuple[Node, Node]] = []
         self.imported_names: set[str] = set()
@@ -111,10 +114,28 @@ class ScopeIndex:
             self._index_name(name)
         return self._bindings.get((scope.id, name))
 
+    def bindings_of(self, name: str) -> list[Binding]:
+        """The bindings an identifier spelled ``name`` may resolve to (the first of each scope)."""
+        if name in self._pending:
+            self._index_name(name)
+        return [entry[3] for entry in self._scopes_by_name.get(name, ())]
+
     def resolve(self, identifier: Node) -> Binding | None:
         """The binding ``identifier`` refers to, or None for a global or unknown name.
 
-        The innermost scope binding the name whose byte range holds the
+        Remembered by the node's id (extractors and rules ask about the same
+        identifiers): a node's id is the address of its part of a live tree,
+        so no node of another tree can share it while this tree's bindings
+        hold this tree alive.
+        """
+        key = identifier.id
+        found = self._resolved.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._resolved[key] = self._resolve(identifier)
+        return found
+
+    def _resolve(self, identifier: Node) -> Binding | None:
+        """The innermost scope binding the name whose byte range holds the
         identifier: tree-sitter finds a node's parent by walking down from the
         root, so climbing ancestors one ``.parent`` at a time costs the square
         of the depth. The climb remains for what ranges cannot settle.

@@ -41,8 +41,33 @@ def imported_origin(node: Node | None, script: Script, steps: int = MAX_ALIAS_ST
     if binding is None:
         return None
     # Every call through one name asks the same question: answer it once per binding.
-    return script.once(("imported_origin", binding.name_node.id, steps),
-                       lambda: _binding_origin(binding, script, steps))
+    known = _origins(script)
+    key = (binding.name_node.id, steps)
+    if key not in known:
+        known[key] = _binding_origin(binding, script, steps)
+    return known[key]
+
+
+def _origins(script: Script) -> dict[tuple[int, int], tuple[str, str] | None]:
+    """The origin of each binding asked about, by (its name's id, alias steps left)."""
+    return script.once("imported_origins", dict)
+
+
+INTEGRATION_MODULES = frozenset(module for module, _ in INTEGRATIONS)
+
+
+def _leads_to_no_integration(name: str, script: Script) -> bool:
+    """Every call through ``name`` is known to reach no integration: its one binding's origin has been
+    found (by an earlier call) and neither is an integration nor a namespace of an integration's module."""
+    bindings = script.scopes.bindings_of(name)
+    if len(bindings) != 1:
+        return False
+    known = _origins(script)
+    key = (bindings[0].name_node.id, MAX_ALIAS_STEPS)
+    if key not in known:
+        return False
+    origin = known[key]
+    return origin is None or (origin not in INTEGRATIONS and (origin[1] != "*" or origin[0] not in INTEGRATION_MODULES))
 
 
 def _binding_origin(binding: Binding, script: Script, steps: int) -> tuple[str, str] | None:
@@ -98,11 +123,17 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     if not names:
         return
     seen = {tool.identity for tool in analysis.tools}
-    for call in _calls_from(script, names):
-        if _callee_base_name(call) not in names:
+    settled = set()  # names every call through which is known to reach no integration
+    for call, spelled in _calls_from(script, names):
+        if spelled in settled:
+            continue  # the callee starts with the name: its base is that name, or none
+        name = _callee_base_name(call)
+        if name not in names or name in settled:
             continue
         found = integration_of(call, script)
         if found is None:
+            if _leads_to_no_integration(name, script):
+                settled.add(name)
             continue
         integration, module = found
         analysis.framework_calls.append(FrameworkCall(script, call, integration.api, module, integration.framework))
@@ -153,8 +184,13 @@ def _may_alias(value: Node | None, data: bytes) -> bool:
     return kind in CALLEE_ALIAS_KINDS or (data.startswith(b"require", init.start_byte) and _is_require(init))
 
 
-def _calls_from(script: Script, names: frozenset[str]) -> list[Node]:
-    """The calls, in document order, that may start with one of ``names`` (``f(...)``, ``ns.f(...)``).
+# Bytes that continue an identifier: ASCII letters, digits, _ and $, an escape's backslash, any non-ASCII byte.
+IDENTIFIER_BYTES = frozenset(b"_$\\0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(range(0x80, 0x100))
+
+
+def _calls_from(script: Script, names: frozenset[str]) -> list[tuple[Node, str | None]]:
+    """The calls, in document order, that may start with one of ``names`` (``f(...)``, ``ns.f(...)``),
+    each with the name its first token spells (None for a wrapped callee).
 
     Told by the bytes a call starts with: a call starts where its callee
     does, unless the callee is wrapped (parentheses, a type assertion), and
@@ -162,21 +198,25 @@ def _calls_from(script: Script, names: frozenset[str]) -> list[Node]:
     """
     calls = script.of_kind("call_expression")
     data = script.source.data
-    spellings_by_first_byte: dict[int, list[bytes]] = {}
+    spellings_by_first_byte: dict[int, list[tuple[bytes, str]]] = {}
     for name in names:
         spelling = name.encode("utf-8")
         if not spelling or "\ufffd" in name:  # a name that is not its bytes decoded: look at every call
-            return calls
-        spellings_by_first_byte.setdefault(spelling[0], []).append(spelling)
+            return [(call, None) for call in calls]
+        spellings_by_first_byte.setdefault(spelling[0], []).append((spelling, name))
     chosen = []
     size = len(data)
     for call in calls:
         start = call.start_byte
         first = data[start] if start < size else None
-        spellings = spellings_by_first_byte.get(first)
-        if first in WRAPPED_CALLEE_STARTS or (spellings is not None and any(
-                data.startswith(spelling, start) for spelling in spellings)):
-            chosen.append(call)
+        if first in WRAPPED_CALLEE_STARTS:
+            chosen.append((call, None))
+            continue
+        for spelling, name in spellings_by_first_byte.get(first, ()):
+            end = start + len(spelling)
+            if data.startswith(spelling, start) and (end >= size or data[end] not in IDENTIFIER_BYTES):
+                chosen.append((call, name))
+                break
     return chosen
 
 

@@ -9,6 +9,8 @@ A receiver is a model context when it is ``document.modelContext`` (through
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSObject, Unknown, string_value
@@ -25,6 +27,7 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
+from webmcp_lint.scope import FUNCTION_KINDS
 from webmcp_lint.syntax import (call_arguments, enclosing_function, is_global_name, reads_property, spelled_nodes,
                                 text, unwrap)
 
@@ -99,8 +102,28 @@ def _source_kind(definition: Node) -> SourceKind:
     return SourceKind.FACTORY if returned else SourceKind.IMPERATIVE
 
 
-def is_top_level(node: Node) -> bool:
-    return enclosing_function(node) is None
+def is_top_level(node: Node, script: Script) -> bool:
+    """No function holds ``node``: told by the byte ranges of the script's functions (climbing to the
+    nearest one asks tree-sitter for each parent, from the root)."""
+    start, end = node.start_byte, node.end_byte
+    if start == end:  # a zero-width node: its range cannot say which side of a boundary it is on
+        return enclosing_function(node) is None
+    starts, ends = script.once("outermost function spans", lambda: _outermost_spans(script))
+    position = bisect_right(starts, start) - 1
+    return position < 0 or ends[position] < end
+
+
+def _outermost_spans(script: Script) -> tuple[list[int], list[int]]:
+    """The byte ranges of the functions no other function holds, in order (starts, ends)."""
+    spans = sorted((function.start_byte, -function.end_byte) for kind in FUNCTION_KINDS
+                   for function in script.of_kind(kind))
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, negated_end in spans:
+        if not ends or start >= ends[-1]:
+            starts.append(start)
+            ends.append(-negated_end)
+    return starts, ends
 
 
 def _extract(script: Script, analysis: FileAnalysis) -> None:
@@ -218,7 +241,7 @@ def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> Non
     definition_node = arguments[0] if arguments else None
     options_node = arguments[1] if len(arguments) > 1 else None
     options = script.evaluator.value(options_node) if options_node is not None else None
-    registration = Registration(script, call, definition_node, options_node, options, is_top_level(call))
+    registration = Registration(script, call, definition_node, options_node, options, is_top_level(call, script))
     analysis.registrations.append(registration)
     if definition_node is None:
         analysis.unresolved.append(UnresolvedDefinition(registration, "registerTool is called without a definition"))
@@ -239,7 +262,9 @@ EXTRACTOR = Extractor(
     name="imperative",
     # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
     triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
-    kinds=frozenset({"subscript_expression", "call_expression", "binary_expression", "variable_declarator"}),
+    # The function kinds too, for where registrations stand (is_top_level).
+    kinds=frozenset({"subscript_expression", "call_expression", "binary_expression", "variable_declarator"})
+    | FUNCTION_KINDS,
     extract=_extract,
     order=10,
 )
