@@ -210,6 +210,7 @@ def test_wm204_follows_const_schemas():
     '{ type: "object", properties: { n: { type: "number", default: 2 } } }',
     '{ type: "object", properties: { n: { type: "integer", default: 2.0 } } }',
     '{ type: "object", properties: { b: { type: "boolean", enum: [true, false], default: false } } }',
+    '{ type: "object", properties: { v: { enum: ["a", { b: 1 }], default: "c" } } }',
     '{ type: "object", properties: { l: { type: "array", items: { type: "string" }, default: [] } } }',
     '{ type: "object", properties: SHARED, required: ["anything"] }',
     '{ type: "object", properties: { ...COMMON }, required: ["anything"] }',

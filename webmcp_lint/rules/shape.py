@@ -345,26 +345,28 @@ def _required_problems(schema: JSObject, prop: Prop, subschema: bool, problems: 
 def _enum_and_default_problems(schema: JSObject, problems: Problems) -> None:
     keywords = schema.props
     enum_prop = keywords.get("enum")
-    enum_values = None
+    allowed = None  # the items of a static, closed, non-empty enum
     if enum_prop is not None:
         enum = enum_prop.value
         if not isinstance(enum, JSArray):
             if _is_static(enum):
                 problems.append((enum_prop.value_node, "`enum` must be an array of the allowed values."))
         elif not enum.open:
-            values = [item.value for item in enum.items]
-            if not values:
+            if not enum.items:
                 problems.append((enum_prop.value_node, "`enum` is empty, so no value is allowed; list the allowed "
                                                        "values."))
-            elif all(isinstance(value, PRIMITIVE_TYPES) for value in values):
-                enum_values = values
+            else:
+                allowed = enum.items
     default_prop = keywords.get("default")
     if default_prop is None or not _is_static(default_prop.value):
         return
     default = default_prop.value
-    if enum_values is not None and isinstance(default, PRIMITIVE_TYPES) and not _in_enum(default, enum_values):
-        problems.append((default_prop.value_node, f"The default {_show(default)} is not one of the `enum` values."))
-        return
+    if allowed is not None and isinstance(default, PRIMITIVE_TYPES):
+        values = [item.value for item in allowed]
+        if all(isinstance(value, PRIMITIVE_TYPES) for value in values) and not _in_enum(default, values):
+            problems.append((default_prop.value_node, f"The default {_show(default)} is not one of the `enum` "
+                                                      "values."))
+            return
     declared = schema.get("type")
     declared_types = (declared,) if isinstance(declared, str) else \
         tuple(value for value in declared.values if isinstance(value, str)) if isinstance(declared, JSArray) else ()
