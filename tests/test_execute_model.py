@@ -255,7 +255,7 @@ def test_input_reads_and_defaults():
       if (input.limit === undefined) {}
       return [size, order, input.query];
     }""")
-    assert set(model.input_reads()) == {"page", "size", "sort", "order", "limit", "query"}
+    assert set(model.input_reads) == {"page", "size", "sort", "order", "limit", "query"}
     assert model.defaulted_input_keys() == {"page", "sort", "limit"}
 
 

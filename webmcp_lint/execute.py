@@ -92,7 +92,7 @@ def _walk_actions(language_name: str) -> dict[int, str | int]:
     return actions
 
 
-@dataclass
+@dataclass(slots=True)
 class InputKey:
     """One key destructured from the input parameter: ``{ sort = "newest" }``."""
 
@@ -102,14 +102,14 @@ class InputKey:
     default: Node | None
 
 
-@dataclass
+@dataclass(slots=True)
 class InputParam:
     node: Node  # the parameter as written
     name: str | None  # ``input`` in ``execute(input)``
     keys: dict[str, InputKey] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class OptionsParam:
     node: Node  # the parameter as written (TypeScript types and defaults included)
     pattern: Node  # the identifier or object pattern inside it
@@ -152,7 +152,7 @@ class Call:
         return self._arguments
 
 
-@dataclass
+@dataclass(slots=True)
 class SignalApiCall:
     """A call to an API that accepts an AbortSignal (apis.SIGNAL_APIS / SIGNAL_METHODS)."""
 
@@ -163,7 +163,7 @@ class SignalApiCall:
     status: str  # "given" | "missing" | "unknown" (a non-literal options argument)
 
 
-@dataclass
+@dataclass(slots=True)
 class Fetch:
     """A request: fetch, axios, ky or ``new Request``, with its URL and HTTP method when static."""
 
@@ -174,7 +174,7 @@ class Fetch:
     method: str | None  # upper case; None when not static
 
 
-@dataclass
+@dataclass(slots=True)
 class Write:
     """A write to persistent or remote state (apis.STORAGE_*, INDEXEDDB_*, WRITE_*)."""
 
@@ -183,16 +183,30 @@ class Write:
     description: str
 
 
-@dataclass
 class Throw:
-    node: Node
-    function: Node
-    throws_signal_reason: bool
-    abort_guarded: bool  # inside `if (signal.aborted)`, or in a catch after an abort check
-    caught_locally: bool  # inside a try block of the same function that has a catch clause
+    """A throw statement in execute. Whether an abort check guards it is worked out on first use: a throw
+    caught in its own function needs no climb to its guards."""
+
+    __slots__ = ("node", "function", "throws_signal_reason", "caught_locally", "_model", "_abort_guarded")
+
+    def __init__(self, model: ExecuteModel, node: Node, function: Node, throws_signal_reason: bool,
+                 caught_locally: bool) -> None:
+        self.node = node
+        self.function = function
+        self.throws_signal_reason = throws_signal_reason
+        self.caught_locally = caught_locally  # inside a try block of the same function that has a catch clause
+        self._model = model
+        self._abort_guarded: bool | None = None
+
+    @property
+    def abort_guarded(self) -> bool:
+        """Inside ``if (signal.aborted)``, or in a catch after an abort check."""
+        if self._abort_guarded is None:
+            self._abort_guarded = self._model.abort_guarded(self.node)
+        return self._abort_guarded
 
 
-@dataclass
+@dataclass(slots=True)
 class Reject:
     """A rejection made in execute: ``return Promise.reject(...)`` or ``reject(...)`` of a Promise executor."""
 
@@ -201,25 +215,47 @@ class Reject:
     allowed: bool  # rejects with signal.reason, in an abort listener, or abort-guarded
 
 
-@dataclass
+@dataclass(slots=True)
 class Return:
     node: Node  # the return statement, or an arrow function's expression body
     value: Node | None  # the returned expression as written
     function: Node
 
 
-@dataclass
 class CatchClause:
-    node: Node
-    try_block: Node | None
-    parameter: str | None
-    function: Node
-    abortable_calls: list[Call]  # calls in the try block given the signal (and throwIfAborted)
-    checks_abort: bool  # signal.aborted / throwIfAborted / an "AbortError" name check in the catch
-    rethrows: bool  # a throw or a rejection in the catch body
+    """A catch clause in execute. What its body does is worked out on first use: most rules stop at
+    ``abortable_calls``."""
+
+    __slots__ = ("node", "try_block", "parameter", "function", "abortable_calls", "_model", "_body")
+
+    def __init__(self, model: ExecuteModel, node: Node, try_block: Node | None, parameter: str | None,
+                 function: Node, abortable_calls: list[Call]) -> None:
+        self.node = node
+        self.try_block = try_block
+        self.parameter = parameter
+        self.function = function
+        self.abortable_calls = abortable_calls  # calls in the try block given the signal (and throwIfAborted)
+        self._model = model
+        self._body: Node | None | bool = False  # False: not read yet
+
+    @property
+    def body(self) -> Node | None:
+        if self._body is False:
+            self._body = self.node.child_by_field_name("body")
+        return self._body
+
+    @property
+    def checks_abort(self) -> bool:
+        """signal.aborted / throwIfAborted / an "AbortError" name check in the catch."""
+        return self.body is not None and self._model.checks_abort_within(self.body)
+
+    @property
+    def rethrows(self) -> bool:
+        """A throw or a rejection in the catch body."""
+        return self.body is not None and self._model._rethrow_positions.any_within(self.body)
 
 
-@dataclass
+@dataclass(slots=True)
 class Loop:
     node: Node
     function: Node
@@ -282,11 +318,8 @@ def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
 
 def strip_global(name: str | None) -> str | None:
     """``window.fetch`` is ``fetch``."""
-    if name is None:
-        return None
-    for prefix in GLOBAL_PREFIXES:
-        if name.startswith(prefix):
-            return name[len(prefix):]
+    if name is not None and name.startswith(GLOBAL_PREFIXES):
+        return name[name.index(".") + 1:]  # each prefix ends at its first dot
     return name
 
 
@@ -380,6 +413,11 @@ def _start_of_first(pair: tuple[Node, Node]) -> int:
     return pair[0].start_byte
 
 
+def _first_named_child(node: Node) -> Node | None:
+    children = node.named_children
+    return children[0] if children else None
+
+
 def contains(outer: Node, inner: Node) -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
@@ -445,9 +483,9 @@ class ExecuteModel:
         self._unwalked_body: Node | None = None  # execute's body: what lies outside it is not walked
         self._walk()
         self._source_text = function.text  # every node the walk keeps lies inside it
-        self._mentions: _Positions | None = None  # the tokens naming the signal, once its names are all known
+        self._signal_names_known = False  # then mentions of the signal are looked up, not searched for
         self._find_signal_aliases()
-        self._mentions = self._signal_mentions()
+        self._signal_names_known = True
 
         self.calls: list[Call] = []
         self._calls_by_id: dict[int, Call] = {}
@@ -557,9 +595,12 @@ class ExecuteModel:
 
     def _find_signal_aliases(self) -> None:
         """``const { signal } = opts``, ``const s = opts.signal``, ``s = signal``, ``AbortSignal.any([signal])``."""
+        declarators, assignments = self._kept("variable_declarator"), self._kept("assignment_expression")
+        if not declarators and not assignments:
+            return
         # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
-        bindings = [(node, "name", "value", node.text) for node, _ in self._kept("variable_declarator")]
-        bindings.extend((node, "left", "right", node.text) for node, _ in self._kept("assignment_expression"))
+        bindings = [(node, "name", "value", node.text) for node, _ in declarators]
+        bindings.extend((node, "left", "right", node.text) for node, _ in assignments)
 
         def known() -> tuple[int, int]:
             return len(self.signal_names), len(self.options_names)
@@ -629,14 +670,18 @@ class ExecuteModel:
         """The texts a mention of the signal is written with: a node whose text has none of them mentions none."""
         return tuple(name.encode() for name in self.signal_names | self.options_names | {"signal"})
 
+    @built_once
     def _signal_mentions(self) -> _Positions:
-        """Every walked token that names the signal: mentions are then a bisect.
+        """Every walked token that names the signal, once its names are all known: mentions are then a bisect.
 
         Looks only where execute's text spells a name, and maps each such place to its token.
         """
+        body = self.function.child_by_field_name("body")  # the walk starts there
+        if body is None:
+            return _Positions([])
         names = {name.encode() for name in self.signal_names | self.options_names}
         data = self.script.source.data
-        tokens = [token for word in self._signal_words() for token in spelled_nodes(self.function, data, word)
+        tokens = [token for word in self._signal_words() for token in spelled_nodes(body, data, word)
                   if _token_names_signal(token.type, word, names) and self._walked(token)]
         return _Positions(tokens)
 
@@ -665,8 +710,8 @@ class ExecuteModel:
         """``node`` passes the signal on: a signal or options name, a ``signal`` key, or ``x.signal``."""
         if node is None:
             return False
-        if self._mentions is not None:
-            return self._mentions.any_within(node)
+        if self._signal_names_known:
+            return self._signal_mentions.any_within(node)
         written = node.text
         if not any(word in written for word in self._signal_words()):
             return False
@@ -846,7 +891,7 @@ class ExecuteModel:
         return callee is not None and callee.type == "identifier" and self._local_function(callee) is not None
 
     def _awaited_expressions(self) -> list[Node | None]:
-        return [next(iter(await_node.named_children), None) for await_node, _ in self.awaits]
+        return [_first_named_child(await_node) for await_node, _ in self.awaits]
 
     def _mark_awaited(self) -> None:
         for expression in self._awaited_expressions():
@@ -858,17 +903,18 @@ class ExecuteModel:
     def _awaited_nodes(self, expression: Node | None) -> list[Node]:
         """The calls an await waits for: through ``.then/.catch/.finally`` chains and ``Promise.all([...])``."""
         node = unwrap(expression)
+        calls = self._calls_by_id
         for _ in range(16):
             if node is None or node.type != "call_expression":
                 break
-            callee = unwrap(node.child_by_field_name("function"))
-            if member_name(callee) not in ("then", "catch", "finally"):
+            chained = calls[node.id]  # the walk kept every call of the await's function
+            if chained.method not in ("then", "catch", "finally"):
                 break
-            node = unwrap(callee.child_by_field_name("object"))
+            node = chained.receiver
         if node is None or node.type not in ("call_expression", "new_expression"):
             return []
         found = [node]
-        call = self._calls_by_id.get(node.id)
+        call = calls.get(node.id)
         if call is not None and call.name in apis.INSTANT_CALLS and call.arguments:
             found.extend(self._combined_calls(call.arguments[0]))
         return found
@@ -928,7 +974,7 @@ class ExecuteModel:
         return "getReader(" in text(receiver)
 
     def _awaits_a_reader(self, await_node: Node) -> bool:
-        argument = await_node.named_children[0] if await_node.named_children else None
+        argument = _first_named_child(await_node)
         targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(argument)]
         return bool(targets) and all(call is not None and self.is_body_reader(call) for call in targets)
 
@@ -1046,17 +1092,17 @@ class ExecuteModel:
         return SignalApiCall(call, api, index, options, self._signal_status(call, api, options))
 
     def _signal_api(self, call: Call) -> str | None:
-        name = call.name
+        name, method = call.name, call.method
         if name in apis.SIGNAL_APIS and self.is_global(call):
             return name
-        if call.method is not None and call.receiver is not None:
-            creator = self._client_factory(call.receiver) if call.method in CLIENT_METHODS else None
-            if creator is not None and f"{creator}.{call.method}" in apis.SIGNAL_APIS:
-                return f"{creator}.{call.method}"  # an instance from axios.create() / ky.create()
-            if call.method in apis.SIGNAL_METHODS:
-                if call.method == "addEventListener" and self.is_signal(call.receiver):
+        if (method in CLIENT_METHODS or method in apis.SIGNAL_METHODS) and call.receiver is not None:
+            creator = self._client_factory(call.receiver) if method in CLIENT_METHODS else None
+            if creator is not None and f"{creator}.{method}" in apis.SIGNAL_APIS:
+                return f"{creator}.{method}"  # an instance from axios.create() / ky.create()
+            if method in apis.SIGNAL_METHODS:
+                if method == "addEventListener" and self.is_signal(call.receiver):
                     return None  # a listener on the signal itself
-                return call.method
+                return method
         if name == "addEventListener" and self.is_global(call):
             return name
         return None
@@ -1130,10 +1176,11 @@ class ExecuteModel:
     # ---------------------------------------------------------------- throws, rejections, returns
 
     def _throw(self, node: Node, owner: Node) -> Throw:
-        argument = unwrap(node.named_children[0]) if node.named_children else None
+        thrown = node.named_children
+        argument = unwrap(thrown[0]) if thrown else None
         reason = argument is not None and argument.type == "member_expression" and member_name(argument) == "reason" \
             and self.is_signal(argument.child_by_field_name("object"))
-        return Throw(node, owner, reason, self.abort_guarded(node), self._caught_locally(node, owner))
+        return Throw(self, node, owner, reason, self._caught_locally(node, owner))
 
     def _catching_try_blocks(self) -> list[tuple[int, int, int]]:
         """(start, end, function id) of each try block that has a catch, from the catch clauses the walk kept."""
@@ -1187,17 +1234,23 @@ class ExecuteModel:
         found = []
         for node, owner in self._walked_by_kind.get("return_statement", ()):  # in walk order: sorted below
             if node.type == "return_statement":
-                value = next((child for child in node.named_children if child.type != "comment"), None)
+                value = None
+                for child in node.named_children:
+                    if child.type != "comment":
+                        value = child
+                        break
                 found.append(Return(node, value, owner))
             else:
                 found.append(Return(node, node, owner))
-        found.sort(key=lambda ret: ret.node.start_byte)
+        if len(found) > 1:
+            found.sort(key=lambda ret: ret.node.start_byte)
         return found
 
-    @property
+    @built_once
     def execute_returns(self) -> list[Return]:
         """What execute itself returns (not what its callbacks return)."""
-        return [ret for ret in self.returns if ret.function.id == self.function.id]
+        function = self.function  # the walk gives every node of execute's own body this very object
+        return [ret for ret in self.returns if ret.function is function]
 
     def returned_value(self, node: Node | None) -> tuple[Node | None, bool]:
         """The expression behind a returned value, through ``await`` and ``const`` bindings.
@@ -1232,14 +1285,12 @@ class ExecuteModel:
         try_statement = node.parent
         try_block = try_statement.child_by_field_name("body") if try_statement is not None else None
         parameter = node.child_by_field_name("parameter")
-        body = node.child_by_field_name("body")
         abortable = []
         if try_block is not None:
             abortable = [self._calls_by_id[found.id] for found in self._abortable_positions.within(
                 try_block.start_byte, try_block.end_byte)]
-        rethrows = body is not None and self._rethrow_positions.any_within(body)
-        return CatchClause(node, try_block, text(parameter) if parameter is not None and parameter.type == "identifier"
-                           else None, owner, abortable, body is not None and self.checks_abort_within(body), rethrows)
+        return CatchClause(self, node, try_block, text(parameter)
+                           if parameter is not None and parameter.type == "identifier" else None, owner, abortable)
 
     def _loop(self, node: Node, owner: Node) -> Loop:
         awaits = any(self._await_owner[await_node.id].id == owner.id and not self._awaits_a_reader(await_node)
@@ -1324,6 +1375,7 @@ class ExecuteModel:
                 break
         return names
 
+    @built_once
     def input_reads(self) -> dict[str, list[Node]]:
         """Where each input key is read: its destructuring element, ``input.key``, ``const { key } = input``."""
         reads: dict[str, list[Node]] = {}
@@ -1387,8 +1439,9 @@ class ExecuteModel:
                     locals_[text(target)] = key
         return locals_
 
-    def defaulted_input_keys(self) -> set[str]:
-        """Input keys execute gives a default: in a destructuring, by ``??``/``||``, or an undefined check."""
+    @built_once
+    def destructured_defaults(self) -> set[str]:
+        """Input keys given a default where they are destructured: in the parameter, ``const { k = 1 } = input``."""
         keys: set[str] = set()
         if self.input is None:
             return keys
@@ -1398,6 +1451,21 @@ class ExecuteModel:
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
                 keys.update(key.key for key in _destructured_keys(target).values() if key.default is not None)
+        return keys
+
+    def keys_without_default(self, keys: list[str]) -> list[str]:
+        """Those of ``keys`` execute gives no default; the destructuring defaults, cheap to read, are asked first."""
+        missing = [key for key in keys if key not in self.destructured_defaults]
+        if missing:
+            applied = self.defaulted_input_keys()
+            missing = [key for key in missing if key not in applied]
+        return missing
+
+    def defaulted_input_keys(self) -> set[str]:
+        """Input keys execute gives a default: in a destructuring, by ``??``/``||``, or an undefined check."""
+        keys = set(self.destructured_defaults)
+        if self.input is None:
+            return keys
         locals_ = self.local_input_keys()
 
         def key_of(node: Node | None) -> str | None:
@@ -1465,7 +1533,7 @@ class ExecuteModel:
                    for call in self.calls)
 
     def reads_input(self) -> bool:
-        return bool(self.input_reads())
+        return bool(self.input_reads)
 
     def validates_input(self) -> bool:
         """Execute checks its input somewhere (WM408): the first check found answers."""
@@ -1494,7 +1562,7 @@ class ExecuteModel:
             op = operator.type if operator is not None else ""
             if op in ("in", "instanceof") or (op in COMPARISON_OPERATORS and mentions_input(node)):
                 yield node
-        yield from (call.node for call in self.calls if _is_validation_call(call))
+        yield from (call.node for call in self.calls if _validates(call.name or "", call.method))
 
 
 # --------------------------------------------------------------------------- small pieces
@@ -1682,11 +1750,12 @@ def _in_if_condition(node: Node) -> bool:
     return False
 
 
-def _is_validation_call(call: Call) -> bool:
-    name = call.name or ""
-    if name in apis.VALIDATION_CALLS or call.method in apis.VALIDATION_METHODS:
+@lru_cache(maxsize=4096)
+def _validates(name: str, method: str | None) -> bool:
+    """Whether a call named so checks a value: memoised, as the same few names come back in every execute."""
+    if name in apis.VALIDATION_CALLS or method in apis.VALIDATION_METHODS:
         return name not in apis.NOT_VALIDATION_CALLS
-    last = call.method or name
+    last = method or name
     if name in apis.NOT_VALIDATION_CALLS or not last or not last.startswith(apis.VALIDATION_PREFIXES):
         return False
     for prefix in apis.VALIDATION_PREFIXES:

@@ -37,6 +37,9 @@ CONSTRAINT_KEYWORDS = ("enum", "minimum", "maximum", "exclusiveMinimum", "exclus
 ORDINALS = {0: "first", 1: "second", 2: "third"}
 # How the callee of a call returning a Symbol, a BigInt or a DOM node ends (``Symbol.for``, ``el.closest``).
 UNSERIALIZABLE_CALL_ENDINGS = frozenset({"Symbol", "for", "BigInt"}) | apis.DOM_NODE_CALLS
+# Kinds of a returned expression that can be, or name, a value JSON cannot carry (see ``_reason``).
+MAY_NOT_SERIALIZE = frozenset({"identifier", "shorthand_property_identifier", "await_expression", "new_expression",
+                               "number", "call_expression", "function_expression", "class"}) | FUNCTION_KINDS
 
 
 def _shown(node: Node | str) -> str:
@@ -70,7 +73,7 @@ def throw_in_execute(tool: ToolDefinition, project: Project) -> Iterator[Finding
     if model is None:
         return
     for throw in model.throws:
-        if throw.throws_signal_reason or throw.abort_guarded or throw.caught_locally:
+        if throw.throws_signal_reason or throw.caught_locally or throw.abort_guarded:
             continue
         yield _at(model, throw.node,
                   "execute throws here, so the agent only sees a generic failure without this message; "
@@ -372,13 +375,12 @@ def default_not_applied(tool: ToolDefinition, project: Project) -> Iterator[Find
     model = execute_of(tool, project)
     if model is None:
         return
-    reads = model.input_reads()
-    if not any(key in reads for key in defaults) or model.merges_input_defaults():
+    reads = model.input_reads
+    unapplied = model.keys_without_default([key for key in defaults if key in reads])
+    if not unapplied or model.merges_input_defaults():
         return
-    applied = model.defaulted_input_keys()
-    for key, default in defaults.items():
-        if key not in reads or key in applied:
-            continue
+    for key in unapplied:
+        default = defaults[key]
         read = reads[key][0]
         value = _shown(default.value_node) if default.value_node is not None else "..."
         if read.type == "member_expression" or read.type == "subscript_expression":
@@ -442,6 +444,8 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
             candidates.extend(value_branches(member))
     found = []
     for shown in candidates:
+        if shown.type not in MAY_NOT_SERIALIZE:
+            continue  # a literal, a member read, an operation: JSON carries what it gives
         resolved, caught = model.returned_value(shown)
         reason = "the caught error, which serialises to `{}` so its message is lost; return `{ error: err.message }`" \
             if caught else _reason(resolved)
