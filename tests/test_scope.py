@@ -59,3 +59,24 @@ def test_a_node_of_another_tree_never_resolves_to_this_trees_binding():
     foreign = second.of_kind("identifier")[-1]
     assert second.scopes.resolve(foreign) is not None
     assert first.scopes.resolve(foreign) is None
+
+
+def test_bindings_keep_declaration_order_when_parameter_lists_are_walked_late():
+    """Variables, then parameters (list by list), then arrows, functions and the rest, however the index is asked."""
+    code = "function f(b) { var a = 1; return b; }\nfunction g(a) { return a; }\nconst h = a => a;\n"
+    script = script_of(code)
+    by_position = {(node.start_point.row, node.start_point.column): node for node in script.of_kind("identifier")}
+    assert script.scopes.resolve(by_position[(0, 34)]).kind == "param"  # b: walks f's list, which spells no `a`
+    assert [(binding.kind, binding.declaration.type) for binding in script.scopes.bindings_of("a")] == [
+        ("var", "variable_declarator"), ("param", "identifier"), ("param", "arrow_function")]
+    assert script.scopes.resolve(by_position[(1, 23)]).kind == "param"  # a in g
+    assert script.scopes.resolve(by_position[(0, 20)]).kind == "var"
+
+
+def test_a_parameter_shadowed_by_a_var_of_its_function_keeps_the_var():
+    script = script_of("function f(a, b) { var a = 1; return a + b; }")
+    identifiers = script.of_kind("identifier")
+    returned_b = identifiers[-1]
+    assert script.text(returned_b) == "b" and script.scopes.resolve(returned_b).kind == "param"  # walks the list first
+    returned_a = identifiers[-2]
+    assert script.text(returned_a) == "a" and script.scopes.resolve(returned_a).kind == "var"

@@ -283,6 +283,9 @@ class Evaluator:
         if depth > MAX_DEPTH:
             return Unknown("too deep")
         kind = node.type
+        method = _EVALUATE_KIND.get(kind)
+        if method is not None:  # the common case first: a kind evaluated as it is
+            return method(self, node, depth)
         while kind in TRANSPARENT_KINDS:
             inner = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
             if kind == "parenthesized_expression":
@@ -394,16 +397,26 @@ class Evaluator:
     def _object(self, node: Node, depth: int) -> Value:
         result = JSObject(node)
         props = result.props
+        value = self.value
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
-                key_node = child.child_by_field_name("key")
-                value_node = child.child_by_field_name("value")
-                key = property_key(key_node) if key_node is not None else None
-                if key is None:
+                parts = child.children
+                if len(parts) == 3:  # key, ":", value: the fields, read without two searches by name
+                    key_node, value_node = parts[0], parts[2]
+                else:
+                    key_node, value_node = child.child_by_field_name("key"), child.child_by_field_name("value")
+                if key_node is None:
                     result.open = True
                     continue
-                props[key] = Prop(key, key_node, value_node, self.value(value_node, depth + 1))
+                if key_node.type == "property_identifier":
+                    key = key_node.text.decode("utf-8", errors="replace")
+                else:
+                    key = property_key(key_node)
+                    if key is None:
+                        result.open = True
+                        continue
+                props[key] = Prop(key, key_node, value_node, value(value_node, depth + 1))
             elif kind == "shorthand_property_identifier":
                 key = child.text.decode("utf-8", errors="replace")
                 props[key] = Prop(key, child, child, self._identifier(child, depth + 1))

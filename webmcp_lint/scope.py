@@ -6,6 +6,11 @@ identifier is a walk up its ancestors with a dictionary lookup per scope.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import count
+from operator import itemgetter
+from typing import Iterator
+
 from tree_sitter import Node
 
 FUNCTION_KINDS = frozenset({
@@ -61,17 +66,23 @@ class ScopeIndex:
     a declaration is only recorded under its name when the index is built;
     its scope (found by climbing ``.parent``, which tree-sitter computes from
     the root) and its Binding are made the first time its name is asked about.
-    A name's declarations are indexed together, in declaration order, so the
-    answers are those of an index built whole.
+    Parameter lists are not even walked until a name they spell is asked
+    about. A name's declarations are indexed together, in declaration order,
+    so the answers are those of an index built whole.
     """
 
-    __slots__ = ("_pending", "_bindings", "_scopes_by_name", "_facts", "_resolved", "declarator_names",
-                 "imported_names")
+    __slots__ = ("_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
+                 "_bindings", "_scopes_by_name", "_facts", "_resolved", "declarator_names", "imported_names")
 
     def __init__(self) -> None:
-        # Per name, its declarations not indexed yet: (make, *arguments); make(index, name, *arguments) gives
-        # (scope, Binding), or None when the declaration binds nothing.
+        # Per name, its declarations not indexed yet: (order, make, *arguments); make(index, name, *arguments)
+        # gives (scope, Binding), or None when the declaration binds nothing.
         self._pending: dict[str, list[tuple]] = {}
+        self._asked: set[str] = set()  # names whose bindings are indexed
+        # The parameter lists not walked yet (None once walked), and their texts joined, with where each starts.
+        self._parameter_lists: list[Node | None] = []
+        self._parameter_text = b""
+        self._parameter_starts: list[int] = []
         self._bindings: dict[tuple[int, str], Binding] = {}
         # Per name, the scopes that bind it: (start byte, end byte, scope node, binding).
         self._scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = {}
@@ -83,18 +94,47 @@ class ScopeIndex:
         self.imported_names: set[str] = set()
 
     def declare(self, name: str, entry: tuple) -> None:
-        """Record a declaration of ``name``, indexed when the name is first asked about."""
+        """Record a declaration of ``name`` (``entry`` starts with its place in declaration order)."""
         pending = self._pending.get(name)
         if pending is None:
             self._pending[name] = [entry]
         else:
             pending.append(entry)
 
-    def _index_name(self, name: str) -> None:
-        for make, *arguments in self._pending.pop(name):
+    def _ask(self, name: str) -> None:
+        """Index the bindings of ``name``, the first time it is asked about."""
+        if name in self._asked:
+            return
+        self._asked.add(name)
+        if self._parameter_starts:
+            self._walk_parameter_lists(name)
+        entries = self._pending.pop(name, None)
+        if entries is None:
+            return
+        entries.sort(key=_ORDER)  # a parameter list walked late still takes its place
+        for _, make, *arguments in entries:
             made = make(self, name, *arguments)
             if made is not None:
                 self._add(*made)
+
+    def _walk_parameter_lists(self, name: str) -> None:
+        """Declare the names of every parameter list not walked yet whose text spells ``name``."""
+        lists, starts = self._parameter_lists, self._parameter_starts
+        spelling = name.encode("utf-8")
+        if not spelling or "\ufffd" in name:  # not the bytes it was decoded from: walk them all
+            chosen = range(len(lists))
+        else:
+            chosen = []
+            text = self._parameter_text
+            found = text.find(spelling)
+            while found != -1:
+                chosen.append(bisect_right(starts, found) - 1)
+                found = text.find(spelling, found + 1)
+        for position in chosen:
+            params = lists[position]
+            if params is not None:
+                lists[position] = None
+                _declare_parameters(self, params, position)
 
     def _add(self, scope: Node, binding: Binding) -> None:
         name = binding.name
@@ -110,14 +150,12 @@ class ScopeIndex:
 
     def binding_in(self, scope: Node, name: str) -> Binding | None:
         """The binding of ``name`` that ``scope`` itself declares (the first, when several do)."""
-        if name in self._pending:
-            self._index_name(name)
+        self._ask(name)
         return self._bindings.get((scope.id, name))
 
     def bindings_of(self, name: str) -> list[Binding]:
         """The bindings an identifier spelled ``name`` may resolve to (the first of each scope)."""
-        if name in self._pending:
-            self._index_name(name)
+        self._ask(name)
         return [entry[3] for entry in self._scopes_by_name.get(name, ())]
 
     def resolve(self, identifier: Node) -> Binding | None:
@@ -141,8 +179,7 @@ class ScopeIndex:
         of the depth. The climb remains for what ranges cannot settle.
         """
         name = identifier.text.decode("utf-8", errors="replace")
-        if name in self._pending:
-            self._index_name(name)
+        self._ask(name)
         entries = self._scopes_by_name.get(name)
         if entries is None:
             return None
@@ -163,8 +200,7 @@ class ScopeIndex:
         return best[3]
 
     def _climb(self, identifier: Node, name: str) -> Binding | None:
-        if name in self._pending:
-            self._index_name(name)
+        self._ask(name)
         node = identifier.parent
         while node is not None:
             binding = self._bindings.get((node.id, name))
@@ -280,46 +316,77 @@ def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
     index = ScopeIndex()
     declare = index.declare
     declarator_names = index.declarator_names
+    order = count()
     for declarator in nodes.get("variable_declarator", ()):
         name = declarator.child_by_field_name("name")
         if name is None:
             continue
         declarator_names.append((declarator, name))
         if name.type == "identifier":
-            declare(name.text.decode("utf-8", errors="replace"), (_variable_binding, name, declarator, ()))
+            declare(name.text.decode("utf-8", errors="replace"),
+                    ((_VARIABLES, next(order)), _variable_binding, name, declarator, ()))
             continue
         for identifier, path in pattern_names(name):
-            declare(identifier.text.decode("utf-8", errors="replace"), (_variable_binding, identifier, declarator, path))
-    for params in nodes.get("formal_parameters", ()):
-        for parameter in params.named_children:
-            if parameter.type == "identifier":
-                declare(parameter.text.decode("utf-8", errors="replace"),
-                        (_parameter_binding, parameter, parameter, (), params))
-                continue
-            for identifier, path in pattern_names(parameter):
-                declare(identifier.text.decode("utf-8", errors="replace"),
-                        (_parameter_binding, identifier, parameter, path, params))
+            declare(identifier.text.decode("utf-8", errors="replace"),
+                    ((_VARIABLES, next(order)), _variable_binding, identifier, declarator, path))
+    parameter_lists = nodes.get("formal_parameters", ())
+    if parameter_lists:
+        _defer_parameter_lists(index, parameter_lists)
+    after_parameters = ((_OTHERS, position) for position in count())
     for arrow in nodes.get("arrow_function", ()):
         parameter = arrow.child_by_field_name("parameter")
         if parameter is not None and parameter.type == "identifier":
-            declare(parameter.text.decode("utf-8", errors="replace"), (_arrow_parameter_binding, parameter, arrow))
+            declare(parameter.text.decode("utf-8", errors="replace"),
+                    (next(after_parameters), _arrow_parameter_binding, parameter, arrow))
     for kind_name, kinds in (("function", ("function_declaration", "generator_function_declaration")), ("class", ("class_declaration",))):
         for kind in kinds:
             for declaration in nodes.get(kind, ()):
                 name = declaration.child_by_field_name("name")
                 if name is not None:
-                    declare(name.text.decode("utf-8", errors="replace"), (_declared_binding, name, declaration, kind_name))
+                    declare(name.text.decode("utf-8", errors="replace"),
+                            (next(after_parameters), _declared_binding, name, declaration, kind_name))
     for loop in nodes.get("for_in_statement", ()):
-        _index_loop_variable(index, loop)
+        _index_loop_variable(index, loop, after_parameters)
     for catch in nodes.get("catch_clause", ()):
         parameter = catch.child_by_field_name("parameter")
         if parameter is not None:
             for identifier, path in pattern_names(parameter):
-                _declare_made(index, catch, Binding(identifier.text.decode("utf-8", errors="replace"), "catch", identifier,
-                                                    catch, None, path))
+                _declare_made(index, next(after_parameters), catch, Binding(
+                    identifier.text.decode("utf-8", errors="replace"), "catch", identifier, catch, None, path))
     for statement in nodes.get("import_statement", ()):
-        _index_import(index, statement)
+        _index_import(index, statement, after_parameters)
     return index
+
+
+# Where declarations stand in declaration order: variables, then parameters (by list, then name), then the rest.
+_VARIABLES, _PARAMETERS, _OTHERS = range(3)
+_ORDER = itemgetter(0)
+
+
+def _defer_parameter_lists(index: ScopeIndex, parameter_lists: list[Node]) -> None:
+    """Keep the parameter lists with their texts: a list is walked when a name it spells is asked about."""
+    texts = [params.text or b"" for params in parameter_lists]
+    starts, position = [], 0
+    for text in texts:
+        starts.append(position)
+        position += len(text) + 1
+    index._parameter_lists = list(parameter_lists)
+    index._parameter_starts = starts
+    index._parameter_text = b"\0".join(texts)  # NUL is in no name: no match spans two lists
+
+
+def _declare_parameters(index: ScopeIndex, params: Node, position: int) -> None:
+    """Declare the names of one parameter list, in its place among all lists."""
+    declare = index.declare
+    order = count()
+    for parameter in params.named_children:
+        if parameter.type == "identifier":
+            declare(parameter.text.decode("utf-8", errors="replace"),
+                    ((_PARAMETERS, position, next(order)), _parameter_binding, parameter, parameter, (), params))
+            continue
+        for identifier, path in pattern_names(parameter):
+            declare(identifier.text.decode("utf-8", errors="replace"),
+                    ((_PARAMETERS, position, next(order)), _parameter_binding, identifier, parameter, path, params))
 
 
 # How each kind of declaration becomes (scope, Binding) when its name is first asked about; None when it binds nothing.
@@ -358,14 +425,14 @@ def _made_binding(index: ScopeIndex, name: str, scope: Node, binding: Binding) -
     return scope, binding
 
 
-def _declare_made(index: ScopeIndex, scope: Node, binding: Binding) -> None:
+def _declare_made(index: ScopeIndex, order: tuple, scope: Node, binding: Binding) -> None:
     """Record a binding already made (the few declarations whose scope is at hand)."""
-    index.declare(binding.name, (_made_binding, scope, binding))
+    index.declare(binding.name, (order, _made_binding, scope, binding))
     if binding.kind == "import":
         index.imported_names.add(binding.name)
 
 
-def _index_loop_variable(index: ScopeIndex, loop: Node) -> None:
+def _index_loop_variable(index: ScopeIndex, loop: Node, order: Iterator[tuple]) -> None:
     """``for (const t of tools)`` binds ``t`` to each element of ``tools``; ``for...in`` binds keys (unknown)."""
     keyword = loop.child_by_field_name("kind")
     left = loop.child_by_field_name("left")
@@ -376,11 +443,11 @@ def _index_loop_variable(index: ScopeIndex, loop: Node) -> None:
     is_of = operator is not None and operator.type == "of"
     scope = nearest(loop, _VAR_SCOPE_KINDS) if kind == "var" else loop
     for identifier, path in pattern_names(left):
-        _declare_made(index, scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, loop,
+        _declare_made(index, next(order), scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, loop,
                                             loop.child_by_field_name("right") if is_of else None, (EACH,) + path))
 
 
-def _index_import(index: ScopeIndex, statement: Node) -> None:
+def _index_import(index: ScopeIndex, statement: Node, order: Iterator[tuple]) -> None:
     source_node = statement.child_by_field_name("source")
     if source_node is None:
         return
@@ -393,15 +460,15 @@ def _index_import(index: ScopeIndex, statement: Node) -> None:
         return
     for child in clause.named_children:
         if child.type == "identifier":
-            _declare_made(index, program, Binding(child.text.decode(), "import", child, statement, None, (), source, "default"))
+            _declare_made(index, next(order), program, Binding(child.text.decode(), "import", child, statement, None, (), source, "default"))
         elif child.type == "namespace_import":
             for name in child.named_children:
                 if name.type == "identifier":
-                    _declare_made(index, program, Binding(name.text.decode(), "import", name, statement, None, (), source, "*"))
+                    _declare_made(index, next(order), program, Binding(name.text.decode(), "import", name, statement, None, (), source, "*"))
         elif child.type == "named_imports":
             for specifier in child.named_children:
                 names = specifier_names(specifier) if specifier.type == "import_specifier" else None
                 if names is not None:
                     imported, alias = names
-                    _declare_made(index, program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
+                    _declare_made(index, next(order), program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
                                                specifier_text(imported)))
