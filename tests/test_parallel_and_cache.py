@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,25 @@ def test_three_processes_and_a_worker_that_dies_give_the_same_report(tmp_path, m
 
     monkeypatch.setattr(units, "_lint_unit_at", dies_in_a_worker)
     assert check_json(FIXTURES, "--jobs", "2", "--no-cache", report=report) == expected
+
+
+def test_a_failure_in_the_main_process_stops_its_workers(tmp_path, monkeypatch):
+    """The run ends with the error at once: a worker's remaining units are of no use, so it is not waited for."""
+    monkeypatch.chdir(FIXTURES)
+    finished = tmp_path / "a worker finished a unit"
+    parent = os.getpid()
+
+    def fails_here_and_is_slow_elsewhere(position):
+        if os.getpid() == parent:
+            raise RuntimeError("boom")
+        time.sleep(5)
+        finished.touch()
+        return {}
+
+    monkeypatch.setattr(units, "_lint_unit_at", fails_here_and_is_slow_elsewhere)
+    result = CliRunner().invoke(main, ["check", ".", "--jobs", "2", "--no-cache", "--format", "json"])
+    assert result.exit_code == 2 and "RuntimeError: boom" in result.output
+    assert not finished.exists()
 
 
 def test_cross_file_findings_and_suppressions_survive_units(tmp_path, monkeypatch):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,15 +145,21 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
     batches = [by_size[start:start + batch] for start in range(0, len(by_size), batch)]
     tokens, tokens_in = os.pipe()
     os.write(tokens_in, b"".join(number.to_bytes(4, "little") for number in range(len(batches))))
-    os.close(tokens_in)  # at most PIPE_BUF bytes: written at once, and reads end when the tokens do
+    os.close(tokens_in)  # 4 kB at most: fits an empty pipe at once, and reads end when the tokens do
     sys.stdout.flush()
     sys.stderr.flush()
     workers: list[tuple[int, int]] = []  # (process id, read end of its results)
+    finished = False
     try:
         for _ in range(jobs - 1):
             results, results_in = os.pipe()
             _widen(results_in)
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no more processes allowed: the ones started do the work
+                os.close(results)
+                os.close(results_in)
+                break
             if pid == 0:
                 _work_in_fork(tokens, batches, results_in)
             os.close(results_in)
@@ -164,11 +171,14 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
             for position, entry in _received(results):
                 reported.add(position)
                 yield position, entry
+        finished = True
         return reported
     finally:
         os.close(tokens)
         for pid, results in workers:
             os.close(results)
+            if not finished:  # this process failed: the workers' units are of no use
+                os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
 
 
