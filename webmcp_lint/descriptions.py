@@ -119,6 +119,11 @@ def name_words(name: str) -> tuple[str, ...]:
     return tuple(part.lower() for part in _NAME_SEPARATORS.split(spaced) if part)
 
 
+def content_words(spoken: Iterable[str]) -> list[str]:
+    """Words without articles, singular: "Gets the weather" says what ``get_weather`` says."""
+    return [singular(word) for word in spoken if word not in words.ARTICLES]
+
+
 def _phrase(text: str, first: Token, last: Token) -> str:
     return text[first.start:last.end]
 
@@ -224,6 +229,16 @@ class DescriptionFacts:
             if found is not None:
                 return found
         return None
+
+    @built_once
+    def word_count(self) -> int:
+        """Tokens that are not punctuation."""
+        return sum(1 for token in self.tokens if token.kind != "punct")
+
+    @built_once
+    def content(self) -> tuple[str, ...]:
+        """The content words of the text, identifiers split into their words (see ``content_words``)."""
+        return tuple(content_words(word for token in self.tokens if token.is_word for word in name_words(token.text)))
 
     @built_once
     def states_constraints(self) -> bool:
@@ -427,6 +442,28 @@ MAX_WORDS_BETWEEN_LISTED_VALUES = 4
 
 
 _WORD_JOINERS = re.compile(r"[_\-]+")
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+
+def _whole_word_spans(text: str, needle: str) -> list[tuple[int, int]]:
+    r"""Where ``needle`` stands in ``text`` with no word character or hyphen on either side, left to right and
+    not overlapping: what ``(?<![\w\-])needle(?![\w\-])`` finds, without compiling a pattern per value."""
+    spans = []
+    size = len(needle)
+    start = text.find(needle)
+    while start != -1:
+        end = start + size
+        if (start == 0 or not _joins_word(text[start - 1])) and (end == len(text) or not _joins_word(text[end])):
+            spans.append((start, end))
+            start = text.find(needle, end)
+        else:
+            start = text.find(needle, start + 1)
+    return spans
+
+
+def _joins_word(character: str) -> bool:
+    """A regular expression's word character (alphanumeric or ``_``), or a hyphen."""
+    return character.isalnum() or character in "_-"
 
 
 def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str]) -> list[str]:
@@ -447,16 +484,14 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
         else:
             variants = {needle, _WORD_JOINERS.sub(" ", needle)}
         for variant in variants:
-            if variant in lowered:  # the whole-word search below needs the text to hold it
-                hits.extend((match.start(), match.end(), value) for match in
-                            re.finditer(r"(?<![\w\-])" + re.escape(variant) + r"(?![\w\-])", lowered))
+            hits.extend((start, end, value) for start, end in _whole_word_spans(lowered, variant))
     hits.sort()
     best: list[str] = []
     cluster: list[str] = []
     previous_end = None
     for start, end, value in hits:
         gap = lowered[previous_end:start] if previous_end is not None else ""
-        if previous_end is None or len(re.findall(r"[^\W_]+", gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES \
+        if previous_end is None or len(_WORD_RUN.findall(gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES \
                 or any(mark in gap for mark in ".;!?"):
             cluster = []
         if value not in cluster:
@@ -832,19 +867,22 @@ class SchemaProperty:
         if isinstance(declared, str):
             self.types: frozenset[str] = frozenset((declared,))
         elif isinstance(declared, JSArray):
-            self.types = frozenset(item for item in declared.values if isinstance(item, str))
+            self.types = frozenset(item.value for item in declared.items if isinstance(item.value, str))
         else:
             self.types = frozenset()
         enum = keywords.get("enum")
         enum = enum.value if enum is not None else None
         self.enum_values: tuple[str, ...] = tuple(
-            text for text in (to_js_string(item) for item in enum.values) if text is not None) \
+            text for item in enum.items if (text := to_js_string(item.value)) is not None) \
             if isinstance(enum, JSArray) else ()
         default = keywords.get("default")
         self.default_text: str | None = to_js_string(default.value) if default is not None else None
-        self.bounds: dict[str, float] = {} if keywords.keys().isdisjoint(BOUND_KEYWORDS) else {
-            key: float(keywords[key].value) for key in BOUND_KEYWORDS
-            if key in keywords and isinstance(keywords[key].value, (int, float)) and not isinstance(keywords[key].value, bool)}
+        self.bounds: dict[str, float] = {}
+        if not keywords.keys().isdisjoint(BOUND_KEYWORDS):
+            for key in BOUND_KEYWORDS:
+                bound = keywords.get(key)
+                if bound is not None and isinstance(bound.value, (int, float)) and not isinstance(bound.value, bool):
+                    self.bounds[key] = float(bound.value)
         self.description: Prop | None = keywords.get("description")
 
     def get(self, key: str) -> Value:
@@ -861,10 +899,10 @@ class SchemaProperty:
 def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:
     found: list[SchemaProperty] = []
     for entry in walk_schema(schema):
-        properties = entry.schema.get("properties")
-        if isinstance(properties, JSObject):
-            found.extend(SchemaProperty(name, prop, prop.value if isinstance(prop.value, JSObject) else None)
-                         for name, prop in properties.props.items())
+        properties = entry.schema.props.get("properties")
+        if properties is not None and isinstance(properties.value, JSObject):
+            for name, prop in properties.value.props.items():
+                found.append(SchemaProperty(name, prop, prop.value if isinstance(prop.value, JSObject) else None))
     found.sort(key=lambda item: item.prop.key_node.start_byte if item.prop.key_node is not None else 0)
     return tuple(found)
 

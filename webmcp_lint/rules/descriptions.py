@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Iterator, Sequence
 
 from tree_sitter import Node
@@ -13,14 +12,13 @@ from webmcp_lint.descriptions import (
     DescriptionFacts,
     SchemaProperty,
     Statement,
+    content_words,
     describe,
     input_properties,
     name_words,
     partial_text,
     referenced_identifiers,
     same_value,
-    singular,
-    tokenize,
 )
 from webmcp_lint.evaluate import Prop, Unknown
 from webmcp_lint.memo import PerObject
@@ -77,9 +75,8 @@ def tool_description(tool: ToolDefinition, static_only: bool = False) -> Descrip
     return description if description is not None and (description.static or not static_only) else None
 
 
-def parameter_descriptions(tool: ToolDefinition, static_only: bool = False) -> list[Description]:
-    found = _descriptions_of(tool)[1]
-    return [description for description in found if description.static] if static_only else found
+def parameter_descriptions(tool: ToolDefinition) -> list[Description]:
+    return _descriptions_of(tool)[1]
 
 
 def _quote(text: str) -> str:
@@ -273,29 +270,13 @@ def constraint_only_in_description(tool: ToolDefinition, project: Project) -> It
                                           "agent reads constraints.")
 
 
-def _content_words(spoken) -> list[str]:
-    """Words without articles, singular: "Gets the weather" says what ``get_weather`` says."""
-    return [singular(word) for word in spoken if word not in words.ARTICLES]
-
-
-@lru_cache(maxsize=4096)
-def _word_count(text: str) -> int:
-    """Tokens that are not punctuation; remembered per text, since tools repeat descriptions."""
-    return sum(1 for token in tokenize(text) if token.kind != "punct")
-
-
-@lru_cache(maxsize=4096)
-def _text_content_words(text: str) -> tuple[str, ...]:
-    """The content words of a text (see ``_content_words``); remembered per text, since tools repeat descriptions."""
-    return tuple(_content_words(word for token in tokenize(text) if token.is_word for word in name_words(token.text)))
-
-
 @rule("WM304", "uninformative-description", "info", on=TOOLS)
 def uninformative_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     description = tool_description(tool, static_only=True)
     if description is None or not description.text.strip():
         return
-    if _word_count(description.text) < words.MIN_DESCRIPTION_WORDS:
+    facts = description.facts
+    if facts.word_count < words.MIN_DESCRIPTION_WORDS:
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} has fewer than "
                                              f"{words.MIN_DESCRIPTION_WORDS} words: say what the tool does and when "
                                              "to use it.")
@@ -303,9 +284,9 @@ def uninformative_description(tool: ToolDefinition, project: Project) -> Iterato
     name = tool.name
     if not name:
         return
-    described, named = _text_content_words(description.text), name_words(name)
+    named = name_words(name)
     # A name has at least as many words as content words: a longer description cannot restate it.
-    if len(described) <= len(named) and described == tuple(_content_words(named)):
+    if len(facts.content) <= len(named) and facts.content == tuple(content_words(named)):
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} only restates the "
                                              f"name {_quote(name)}: say what the tool does and when to use it.")
 
@@ -317,8 +298,8 @@ def long_description(tool: ToolDefinition, project: Project) -> Iterator[Finding
         yield tool.finding(description.node, f"The tool description is {len(description.text)} characters, over "
                                              f"Chrome's budget of {words.TOOL_DESCRIPTION_BUDGET}: keep what the tool "
                                              "does and when to use it, and move constraints into the schema.")
-    for parameter in parameter_descriptions(tool, static_only=True):
-        if len(parameter.text) > words.PARAMETER_DESCRIPTION_BUDGET:
+    for parameter in parameter_descriptions(tool):
+        if parameter.static and len(parameter.text) > words.PARAMETER_DESCRIPTION_BUDGET:
             yield tool.finding(parameter.node, f"The description of `{parameter.owner.name}` is {len(parameter.text)} "
                                                f"characters, over Chrome's budget of "
                                                f"{words.PARAMETER_DESCRIPTION_BUDGET}: say in one sentence what the "
@@ -331,7 +312,7 @@ def missing_parameter_description(tool: ToolDefinition, project: Project) -> Ite
         return  # a form field without a description is WM704's
     for item in input_properties(tool):
         schema = item.schema
-        if schema is None or schema.open or schema.has("description") or schema.has("$ref"):
+        if schema is None or schema.open or "description" in schema.props or "$ref" in schema.props:
             continue
         node = item.prop.key_node or item.prop.value_node
         if node is not None:
