@@ -57,17 +57,20 @@ INTEGRATION_MODULES = frozenset(module for module, _ in INTEGRATIONS)
 
 
 def _leads_to_no_integration(name: str, script: Script) -> bool:
-    """Every call through ``name`` is known to reach no integration: its one binding's origin has been
-    found (by an earlier call) and neither is an integration nor a namespace of an integration's module."""
-    bindings = script.scopes.bindings_of(name)
-    if len(bindings) != 1:
-        return False
+    """Every call through ``name`` is known to reach no integration: each binding it may resolve to is a
+    parameter, a function... (which has no origin), or its origin has been found by an earlier call and is
+    neither an integration nor a namespace of an integration's module."""
     known = _origins(script)
-    key = (bindings[0].name_node.id, MAX_ALIAS_STEPS)
-    if key not in known:
-        return False
-    origin = known[key]
-    return origin is None or (origin not in INTEGRATIONS and (origin[1] != "*" or origin[0] not in INTEGRATION_MODULES))
+    for binding in script.scopes.bindings_of(name):
+        if binding.kind not in ("import", "const", "let", "var") or (binding.kind != "import" and binding.init is None):
+            continue  # _binding_origin answers None without looking further
+        key = (binding.name_node.id, MAX_ALIAS_STEPS)
+        if key not in known:
+            return False
+        origin = known[key]
+        if origin is not None and (origin in INTEGRATIONS or (origin[1] == "*" and origin[0] in INTEGRATION_MODULES)):
+            return False
+    return True
 
 
 def _binding_origin(binding: Binding, script: Script, steps: int) -> tuple[str, str] | None:

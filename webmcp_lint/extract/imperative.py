@@ -250,8 +250,9 @@ def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> Non
     unresolved_reason = None
     for value in script.evaluator.candidates(definition_node):
         if isinstance(value, JSObject) and value.node is not None:
-            analysis.tools.append(ToolDefinition(_source_kind(value.node), script, script.source, value.node, value,
-                                                 registration))
+            # The object written as the argument itself stands in the call's arguments: no need to climb.
+            kind = SourceKind.IMPERATIVE if value.node == definition_node else _source_kind(value.node)
+            analysis.tools.append(ToolDefinition(kind, script, script.source, value.node, value, registration))
         elif unresolved_reason is None:
             unresolved_reason = value.reason if isinstance(value, Unknown) else type(value).__name__
     if unresolved_reason is not None:
