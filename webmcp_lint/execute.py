@@ -413,6 +413,10 @@ def _start_of_first(pair: tuple[Node, Node]) -> int:
     return pair[0].start_byte
 
 
+def _start_of_call(call: Call) -> int:
+    return call.node.start_byte
+
+
 def _first_named_child(node: Node) -> Node | None:
     children = node.named_children
     return children[0] if children else None
@@ -551,9 +555,13 @@ class ExecuteModel:
         return _Positions(self.abort_checks)
 
     @built_once
-    def _abortable_positions(self) -> _Positions:
-        return _Positions([call.node for call in self.calls
-                           if call.method == "throwIfAborted" or self.passes_signal(call)])
+    def _call_positions(self) -> _Positions:
+        return _Positions([call.node for call in self.calls])
+
+    def _abortable_within(self, start: int, end: int) -> list[Call]:
+        """Calls between ``start`` and ``end`` given the signal (and throwIfAborted): only these are asked."""
+        calls = (self._calls_by_id[node.id] for node in self._call_positions.within(start, end))
+        return [call for call in calls if call.method == "throwIfAborted" or self.passes_signal(call)]
 
     @built_once
     def _rethrow_positions(self) -> _Positions:
@@ -853,17 +861,19 @@ class ExecuteModel:
     # ---------------------------------------------------------------- calls
 
     def _build_calls(self) -> None:
-        for kind in ("call_expression", "new_expression"):
-            for node, owner in self._walked_by_kind.get(kind, ()):  # in walk order: the calls are sorted below
-                call = self._call(node, owner)
-                self.calls.append(call)
-                self._calls_by_id[node.id] = call
-        self.calls.sort(key=lambda call: call.node.start_byte)
+        calls, by_id = self.calls, self._calls_by_id
+        for node, owner in self._walked_by_kind.get("call_expression", ()):  # in walk order: sorted below
+            call = by_id[node.id] = self._call(node, owner)
+            calls.append(call)
+        for node, owner in self._walked_by_kind.get("new_expression", ()):
+            name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
+            call = by_id[node.id] = Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
+            calls.append(call)
+        if len(calls) > 1:
+            calls.sort(key=_start_of_call)
 
     def _call(self, node: Node, owner: Node) -> Call:
-        if node.type == "new_expression":
-            name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
-            return Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
+        """A call expression's callee, named."""
         callee = unwrap(node.child_by_field_name("function"))
         name, root = callee_names(callee)
         if callee is None or callee.type != "member_expression":
@@ -1287,16 +1297,15 @@ class ExecuteModel:
         parameter = node.child_by_field_name("parameter")
         abortable = []
         if try_block is not None:
-            abortable = [self._calls_by_id[found.id] for found in self._abortable_positions.within(
-                try_block.start_byte, try_block.end_byte)]
+            abortable = self._abortable_within(try_block.start_byte, try_block.end_byte)
         return CatchClause(self, node, try_block, text(parameter)
                            if parameter is not None and parameter.type == "identifier" else None, owner, abortable)
 
     def _loop(self, node: Node, owner: Node) -> Loop:
         awaits = any(self._await_owner[await_node.id].id == owner.id and not self._awaits_a_reader(await_node)
                      for await_node in self._await_positions.within(node.start_byte, node.end_byte))
-        passes_signal = any(self._calls_by_id[found.id].method != "throwIfAborted"
-                            for found in self._abortable_positions.within(node.start_byte, node.end_byte))
+        passes_signal = any(call.method != "throwIfAborted"
+                            for call in self._abortable_within(node.start_byte, node.end_byte))
         has_timer = self._timer_positions.any_within(node)
         return Loop(node, owner, node.type in POLLING_LOOP_KINDS, awaits, self.checks_abort_within(node),
                     passes_signal, has_timer)
@@ -1779,18 +1788,13 @@ def execute_function(tool: ToolDefinition) -> Node | None:
 
 
 def _script_holding(node: Node, tool: ToolDefinition, project: Project | None) -> Script | None:
-    if tool.script is not None and _in_tree(node, tool.script):
+    if tool.script is not None and tool.script.holds(node):
         return tool.script  # the usual case, told without climbing to the root (``.parent`` is not cheap)
     root = node
     while root.parent is not None:
         root = root.parent
     candidates = (script for analysis in project.files for script in analysis.scripts) if project is not None else ()
     return next((script for script in candidates if script is not None and script.tree.root_node == root), None)
-
-
-def _in_tree(node: Node, script: Script) -> bool:
-    """``node`` belongs to the script's parse tree: the tree's smallest node over its bytes is the node itself."""
-    return script.tree.root_node.descendant_for_byte_range(node.start_byte, node.end_byte) == node
 
 
 def _build_execute_model(tool: ToolDefinition, project: Project | None = None) -> ExecuteModel | None:
