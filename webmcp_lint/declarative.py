@@ -10,11 +10,11 @@ to the agent) read forms without knowing about them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import UNDEFINED, Element, JSArray, JSObject, Prop, Unknown, Value
+from webmcp_lint.record import Record
 
 FIELD_TAGS = frozenset({"input", "select", "textarea"})
 # Inputs that are buttons or fixed values, not parameters the agent fills.
@@ -27,15 +27,17 @@ FORMAT_BY_INPUT_TYPE = {
 TOOLPARAMDESCRIPTION, LABEL, ARIA_DESCRIPTION = "toolparamdescription", "label", "aria-description"
 
 
-@dataclass
-class Attribute:
+class Attribute(Record):
     """One attribute of an element; ``value`` is a str, True when bare, or Unknown when bound to code."""
 
-    name: str  # lower case, binding syntax removed (`:toolname`, `[attr.toolname]` -> `toolname`)
-    node: Node
-    name_node: Node
-    value_node: Node | None
-    value: Value
+    _compared = ("name", "node", "name_node", "value_node", "value")
+
+    def __init__(self, name: str, node: Node, name_node: Node, value_node: Node | None, value: Value) -> None:
+        self.name = name  # lower case, binding syntax removed (`:toolname`, `[attr.toolname]` -> `toolname`)
+        self.node = node
+        self.name_node = name_node
+        self.value_node = value_node
+        self.value = value
 
     @property
     def is_set(self) -> bool:
@@ -48,15 +50,18 @@ class Attribute:
         return "" if self.value is True else self.value
 
 
-@dataclass
-class MarkupElement:
+class MarkupElement(Record):
     """An HTML or JSX element with its static attributes."""
 
-    node: Node  # the whole element
-    tag_node: Node  # its start tag or opening element: where findings about the element point
-    tag: str
-    attributes: dict[str, Attribute] = field(default_factory=dict)
-    open: bool = False  # a spread (`{...props}`, `v-bind="obj"`) may add any attribute
+    _compared = ("node", "tag_node", "tag", "attributes", "open")
+
+    def __init__(self, node: Node, tag_node: Node, tag: str, attributes: dict[str, Attribute] | None = None,
+                 open: bool = False) -> None:
+        self.node = node  # the whole element
+        self.tag_node = tag_node  # its start tag or opening element: where findings about the element point
+        self.tag = tag
+        self.attributes = {} if attributes is None else attributes
+        self.open = open  # a spread (`{...props}`, `v-bind="obj"`) may add any attribute
 
     def attribute(self, name: str) -> Attribute | None:
         found = self.attributes.get(name)
@@ -70,23 +75,28 @@ class MarkupElement:
         return found.string
 
 
-@dataclass
-class FieldDescription:
+class FieldDescription(Record):
     """A parameter's description and where it came from (toolparamdescription, label, aria-description)."""
 
-    source: str
-    value: Value
-    key_node: Node  # the attribute name, or the label's tag
-    value_node: Node  # the attribute value, or the label element
+    _compared = ("source", "value", "key_node", "value_node")
+
+    def __init__(self, source: str, value: Value, key_node: Node, value_node: Node) -> None:
+        self.source = source
+        self.value = value
+        self.key_node = key_node  # the attribute name, or the label's tag
+        self.value_node = value_node  # the attribute value, or the label element
 
 
-@dataclass
-class FormField:
+class FormField(Record):
     """An input, select or textarea of a tool form (buttons and hidden inputs excluded)."""
 
-    element: MarkupElement
-    description: FieldDescription | None = None
-    options: list[tuple[str, Node]] = field(default_factory=list)  # select options: (value, option element)
+    _compared = ("element", "description", "options")
+
+    def __init__(self, element: MarkupElement, description: FieldDescription | None = None,
+                 options: list[tuple[str, Node]] | None = None) -> None:
+        self.element = element
+        self.description = description
+        self.options = [] if options is None else options  # select options: (value, option element)
 
     @property
     def name(self) -> Value:
@@ -114,12 +124,14 @@ class FormField:
         return tuple(value.lower().split()) if isinstance(value, str) else ()
 
 
-@dataclass
-class FormTool:
+class FormTool(Record):
     """A ``<form toolname>``: its element, its fields, and what makes it a tool."""
 
-    element: MarkupElement
-    fields: list[FormField] = field(default_factory=list)
+    _compared = ("element", "fields")
+
+    def __init__(self, element: MarkupElement, fields: list[FormField] | None = None) -> None:
+        self.element = element
+        self.fields = [] if fields is None else fields
 
     @property
     def node(self) -> Node:

@@ -17,13 +17,13 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import tree_sitter
 from tree_sitter import Node
 
 from webmcp_lint.languages import HTML, JAVASCRIPT, TSX, TYPESCRIPT, nodes_by_kind, parse
+from webmcp_lint.record import Record
 
 PAGE_SUFFIXES = frozenset({".html", ".htm"})
 COMPONENT_SUFFIXES = frozenset({".vue", ".svelte"})
@@ -42,21 +42,26 @@ LANGUAGE_BY_LANG = {
 _MARKUP_KINDS = frozenset({"start_tag", "raw_text"})
 
 
-@dataclass
-class ScriptSection:
+class ScriptSection(Record):
     """The scripts of one scope: a language and the byte ranges of their text in the file."""
 
-    language: str
-    ranges: list[tree_sitter.Range] = field(default_factory=list)
-    tree: tree_sitter.Tree | None = None  # already parsed (to check how the scripts combine)
+    _compared = ("language", "ranges", "tree")
+
+    def __init__(self, language: str, ranges: list[tree_sitter.Range] | None = None,
+                 tree: tree_sitter.Tree | None = None) -> None:
+        self.language = language
+        self.ranges = [] if ranges is None else ranges
+        self.tree = tree  # already parsed (to check how the scripts combine)
 
 
-@dataclass
-class Markup:
+class Markup(Record):
     """A markup file split up: its HTML tree and the script sections to parse."""
 
-    tree: tree_sitter.Tree
-    sections: list[ScriptSection]
+    _compared = ("tree", "sections")
+
+    def __init__(self, tree: tree_sitter.Tree, sections: list[ScriptSection]) -> None:
+        self.tree = tree
+        self.sections = sections
 
 
 def is_embedding(path: str) -> bool:

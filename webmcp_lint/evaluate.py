@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable, Union
 
 from tree_sitter import Node
 
+from webmcp_lint.record import HashedRecord, Record
 from webmcp_lint.scope import EACH, Binding, ScopeIndex, property_key
 
 if TYPE_CHECKING:
@@ -37,28 +38,7 @@ class _Undefined:
 UNDEFINED = _Undefined()
 
 
-# The value classes are plain classes with slots (a file's tools make tens of thousands of them);
-# each compares and prints by its fields, as the dataclasses they replace did.
-class _Fields:
-    __slots__ = ()
-    _compared: tuple[str, ...] = ()
-
-    def _key(self) -> tuple:
-        return tuple(getattr(self, name) for name in self._compared)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._key() == other._key()  # type: ignore[attr-defined]
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._compared)
-        return f"{type(self).__name__}({fields})"
-
-
-class Unknown(_Fields):
+class Unknown(HashedRecord):
     """A value the analyzer cannot know. ``references`` names the identifiers it came from."""
 
     __slots__ = ("reason", "references")
@@ -68,9 +48,6 @@ class Unknown(_Fields):
         self.reason = reason
         self.references = references
 
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __bool__(self) -> bool:
         return False
 
@@ -78,7 +55,7 @@ class Unknown(_Fields):
 UNKNOWN = Unknown()
 
 
-class Prop(_Fields):
+class Prop(Record):
     __slots__ = ("key", "key_node", "value_node", "value")
     _compared = __slots__
 
@@ -89,7 +66,7 @@ class Prop(_Fields):
         self.value = value
 
 
-class JSObject(_Fields):
+class JSObject(Record):
     __slots__ = ("node", "props", "open", "__dict__")  # a __dict__ for the facts memo.PerObject keeps on a schema
     _compared = ("node", "props", "open")
 
@@ -108,7 +85,7 @@ class JSObject(_Fields):
         return key in self.props
 
 
-class Element(_Fields):
+class Element(Record):
     __slots__ = ("node", "value")
     _compared = __slots__
 
@@ -117,7 +94,7 @@ class Element(_Fields):
         self.value = value
 
 
-class JSArray(_Fields):
+class JSArray(Record):
     __slots__ = ("node", "items", "open", "__dict__")  # a __dict__ for the facts memo.PerObject keeps
     _compared = ("node", "items", "open")
 
@@ -131,7 +108,7 @@ class JSArray(_Fields):
         return [item.value for item in self.items]
 
 
-class JSFunction(_Fields):
+class JSFunction(Record):
     __slots__ = ("node", "owner")
     _compared = ("node",)
 
@@ -141,7 +118,7 @@ class JSFunction(_Fields):
         self.owner = owner
 
 
-class BigIntValue(_Fields):
+class BigIntValue(Record):
     __slots__ = ("text",)
     _compared = __slots__
 

@@ -9,11 +9,11 @@ through any local alias (``import { useWebMCP as useTool }``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from webmcp_lint.model import FileAnalysis, Project, SourceKind
+from webmcp_lint.record import HashedRecord
 
 if TYPE_CHECKING:
     from webmcp_lint.project_index import ProjectIndex
@@ -39,13 +39,15 @@ COMPONENT_SUFFIXES = {".vue": VUE, ".jsx": REACT, ".tsx": REACT}
 DEPENDENCY_FIELDS = ("dependencies", "devDependencies", "peerDependencies")
 
 
-@dataclass(frozen=True)
-class Integration:
+class Integration(HashedRecord):
     """One framework API that declares tools."""
 
-    framework: str
-    source_kind: SourceKind
-    api: str
+    _compared = ("framework", "source_kind", "api")
+
+    def __init__(self, framework: str, source_kind: SourceKind, api: str) -> None:
+        self.framework = framework
+        self.source_kind = source_kind
+        self.api = api
 
 
 # (module, exported name) -> integration. `form` is Angular's signal form (the tool is an option of it).
@@ -63,10 +65,12 @@ INTEGRATIONS = {
 }
 
 
-@dataclass(frozen=True)
-class Detection:
-    framework: str
-    reason: str  # why, for messages: "the file imports react"
+class Detection(HashedRecord):
+    _compared = ("framework", "reason")
+
+    def __init__(self, framework: str, reason: str) -> None:
+        self.framework = framework
+        self.reason = reason  # why, for messages: "the file imports react"
 
     @property
     def name(self) -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import enum
 import weakref
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 
 from tree_sitter import Node, Tree
 
 from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value
+from webmcp_lint.record import Record
 from webmcp_lint.scope import ScopeIndex
 from webmcp_lint.source import SourceFile
 
@@ -57,18 +57,22 @@ EXTRA_FIELDS = {
 T = TypeVar("T")
 
 
-@dataclass
-class Script:
+class Script(Record):
     """One parse tree of a file (a whole .js file, or the scripts of one language in an HTML file)."""
 
-    source: SourceFile
-    language: str
-    tree: Tree
-    nodes: dict[str, list[Node]]
-    scopes: ScopeIndex
-    evaluator: Evaluator
-    index: "ProjectIndex | None" = None  # the run's modules, for names imported from local files
-    _derived: dict = field(default_factory=dict, repr=False, compare=False)
+    _compared = ("source", "language", "tree", "nodes", "scopes", "evaluator", "index")
+
+    def __init__(self, source: SourceFile, language: str, tree: Tree, nodes: dict[str, list[Node]],
+                 scopes: ScopeIndex, evaluator: Evaluator, index: "ProjectIndex | None" = None) -> None:
+        self.source = source
+        self.language = language
+        self.tree = tree
+        self.nodes = nodes
+        self.scopes = scopes
+        self.evaluator = evaluator
+        self.index = index  # the run's modules, for names imported from local files
+        self._derived: dict = {}
+        _SCRIPTS_BY_ROOT[tree.root_node.id] = self
 
     def of_kind(self, kind: str) -> list[Node]:
         return self.nodes.get(kind, [])
@@ -93,9 +97,6 @@ class Script:
             (declarator, name, value) for declarator, name in self.scopes.declarator_names
             if (value := declarator.child_by_field_name("value")) is not None])
 
-    def __post_init__(self) -> None:
-        _SCRIPTS_BY_ROOT[self.tree.root_node.id] = self
-
 
 # Every live Script by the id of its tree's root, so a node found through an
 # import or a factory can be traced to the file it is written in.
@@ -112,43 +113,49 @@ def script_of(node: Node | None) -> Script | None:
     return _SCRIPTS_BY_ROOT.get(root.id)
 
 
-@dataclass
-class Registration:
+class Registration(Record):
     """A registerTool(def, options) call on a model context."""
 
-    script: Script
-    call: Node
-    definition_node: Node | None
-    options_node: Node | None
-    options: Value
-    top_level: bool
+    _compared = ("script", "call", "definition_node", "options_node", "options", "top_level")
+
+    def __init__(self, script: Script, call: Node, definition_node: Node | None, options_node: Node | None,
+                 options: Value, top_level: bool) -> None:
+        self.script = script
+        self.call = call
+        self.definition_node = definition_node
+        self.options_node = options_node
+        self.options = options
+        self.top_level = top_level
 
     @property
     def source(self) -> SourceFile:
         return self.script.source
 
 
-@dataclass
-class ToolDefinition:
+class ToolDefinition(Record):
     """One tool, whatever its source. ``definition`` is the static object (a form's is synthesised)."""
 
-    source_kind: SourceKind
-    script: Script | None
-    source: SourceFile
-    node: Node
-    definition: JSObject
-    registration: Registration | None = None
-    framework: str | None = None
-    extra_fields: tuple[str, ...] = ()
-    form: "FormTool | None" = None  # the <form toolname> facts of a SourceKind.FORM tool
+    _compared = ("source_kind", "script", "source", "node", "definition", "registration", "framework",
+                 "extra_fields", "form")
 
-    def __post_init__(self) -> None:
+    def __init__(self, source_kind: SourceKind, script: Script | None, source: SourceFile, node: Node,
+                 definition: JSObject, registration: Registration | None = None, framework: str | None = None,
+                 extra_fields: tuple[str, ...] = (), form: "FormTool | None" = None) -> None:
+        self.source_kind = source_kind
+        self.script = script
+        self.source = source
+        self.node = node
+        self.definition = definition
+        self.registration = registration
+        self.framework = framework
+        self.extra_fields = extra_fields
+        self.form = form  # the <form toolname> facts of a SourceKind.FORM tool
         # A definition built in another module (a factory, an import) belongs to that module's file.
         # A node of the tool's own tree is recognised in one step (script_of climbs .parent to the root).
-        if self.script is not None and self.script.holds(self.node):
+        if script is not None and script.holds(node):
             return
-        owner = script_of(self.node)
-        if owner is not None and owner is not self.script:
+        owner = script_of(node)
+        if owner is not None and owner is not script:
             self.script, self.source = owner, owner.source
 
     def prop(self, key: str) -> Prop | None:
@@ -203,16 +210,19 @@ class ToolDefinition:
         return Finding(source, node.start_byte, node.end_byte, message, self.name, fix)
 
 
-@dataclass
-class Finding:
+class Finding(Record):
     """What a rule yields: a byte range in a file and a message. The engine adds the rule."""
 
-    source: SourceFile
-    start: int
-    end: int
-    message: str
-    tool_name: str | None = None
-    fix: "Fix | None" = None
+    _compared = ("source", "start", "end", "message", "tool_name", "fix")
+
+    def __init__(self, source: SourceFile, start: int, end: int, message: str, tool_name: str | None = None,
+                 fix: "Fix | None" = None) -> None:
+        self.source = source
+        self.start = start
+        self.end = end
+        self.message = message
+        self.tool_name = tool_name
+        self.fix = fix
 
 
 def finding_at(source: SourceFile, node: Node, message: str, fix: "Fix | None" = None,
@@ -220,79 +230,104 @@ def finding_at(source: SourceFile, node: Node, message: str, fix: "Fix | None" =
     return Finding(source, node.start_byte, node.end_byte, message, tool_name, fix)
 
 
-@dataclass
-class ModelContextRef:
+class ModelContextRef(Record):
     """An expression that evaluates to a model context (``document.modelContext``, an alias...)."""
 
-    script: Script
-    node: Node
-    via_navigator: bool
+    _compared = ("script", "node", "via_navigator")
+
+    def __init__(self, script: Script, node: Node, via_navigator: bool) -> None:
+        self.script = script
+        self.node = node
+        self.via_navigator = via_navigator
 
 
-@dataclass
-class ModelContextCall:
+class ModelContextCall(Record):
     """A method call on a model context: ``mc.registerTool(...)``, ``mc.getTools(...)``..."""
 
-    script: Script
-    call: Node
-    method: str
-    method_node: Node
-    receiver: ModelContextRef
+    _compared = ("script", "call", "method", "method_node", "receiver")
+
+    def __init__(self, script: Script, call: Node, method: str, method_node: Node, receiver: ModelContextRef) -> None:
+        self.script = script
+        self.call = call
+        self.method = method
+        self.method_node = method_node
+        self.receiver = receiver
 
 
-@dataclass
-class NavigatorReach:
+class NavigatorReach(Record):
     """A reach for the deprecated ``navigator.modelContext``: ``node`` is reported, ``navigator`` fixed."""
 
-    script: Script
-    node: Node
-    navigator: Node
+    _compared = ("script", "node", "navigator")
+
+    def __init__(self, script: Script, node: Node, navigator: Node) -> None:
+        self.script = script
+        self.node = node
+        self.navigator = navigator
 
 
-@dataclass
-class UnresolvedDefinition:
+class UnresolvedDefinition(Record):
     """A registration whose definition cannot be known statically (WM002)."""
 
-    registration: Registration
-    reason: str
+    _compared = ("registration", "reason")
+
+    def __init__(self, registration: Registration, reason: str) -> None:
+        self.registration = registration
+        self.reason = reason
 
 
-@dataclass
-class FrameworkCall:
+class FrameworkCall(Record):
     """A call of a framework integration's API (``useWebMCP``, ``declareExperimentalWebMcpTool``...)."""
 
-    script: Script
-    call: Node
-    api: str  # the integration's exported name, whatever local alias the call uses
-    module: str  # the package it was imported from
-    framework: str  # react | vue | angular
+    _compared = ("script", "call", "api", "module", "framework")
+
+    def __init__(self, script: Script, call: Node, api: str, module: str, framework: str) -> None:
+        self.script = script
+        self.call = call
+        self.api = api  # the integration's exported name, whatever local alias the call uses
+        self.module = module  # the package it was imported from
+        self.framework = framework  # react | vue | angular
 
 
-@dataclass
-class FileAnalysis:
+class FileAnalysis(Record):
     """Everything the extractors found in one file."""
 
-    source: SourceFile
-    scripts: list[Script] = field(default_factory=list)
-    tools: list[ToolDefinition] = field(default_factory=list)
-    registrations: list[Registration] = field(default_factory=list)
-    unresolved: list[UnresolvedDefinition] = field(default_factory=list)
-    model_context_refs: list[ModelContextRef] = field(default_factory=list)
-    model_context_calls: list[ModelContextCall] = field(default_factory=list)
-    navigator_reaches: list[NavigatorReach] = field(default_factory=list)
-    parse_errors: list[tuple[Script, Node]] = field(default_factory=list)
-    framework_calls: list[FrameworkCall] = field(default_factory=list)
-    has_webmcp_code: bool = False
-    suppressions: list = field(default_factory=list)  # webmcp_lint.suppression.Directive, in comment order
-    framework: "Detection | None" = None  # the app's framework, for files with tools or registrations
+    _compared = ("source", "scripts", "tools", "registrations", "unresolved", "model_context_refs",
+                 "model_context_calls", "navigator_reaches", "parse_errors", "framework_calls", "has_webmcp_code",
+                 "suppressions", "framework")
+
+    def __init__(self, source: SourceFile, scripts: list[Script] | None = None,
+                 tools: list[ToolDefinition] | None = None, registrations: list[Registration] | None = None,
+                 unresolved: list[UnresolvedDefinition] | None = None,
+                 model_context_refs: list[ModelContextRef] | None = None,
+                 model_context_calls: list[ModelContextCall] | None = None,
+                 navigator_reaches: list[NavigatorReach] | None = None,
+                 parse_errors: list[tuple[Script, Node]] | None = None,
+                 framework_calls: list[FrameworkCall] | None = None, has_webmcp_code: bool = False,
+                 suppressions: list | None = None, framework: "Detection | None" = None) -> None:
+        self.source = source
+        self.scripts = [] if scripts is None else scripts
+        self.tools = [] if tools is None else tools
+        self.registrations = [] if registrations is None else registrations
+        self.unresolved = [] if unresolved is None else unresolved
+        self.model_context_refs = [] if model_context_refs is None else model_context_refs
+        self.model_context_calls = [] if model_context_calls is None else model_context_calls
+        self.navigator_reaches = [] if navigator_reaches is None else navigator_reaches
+        self.parse_errors = [] if parse_errors is None else parse_errors
+        self.framework_calls = [] if framework_calls is None else framework_calls
+        self.has_webmcp_code = has_webmcp_code
+        # webmcp_lint.suppression.Directive, in comment order
+        self.suppressions = [] if suppressions is None else suppressions
+        self.framework = framework  # the app's framework, for files with tools or registrations
 
 
-@dataclass
-class Project:
+class Project(Record):
     """All files of one run; cross-file rules and tool rules read it."""
 
-    files: list[FileAnalysis] = field(default_factory=list)
-    index: "ProjectIndex | None" = None  # modules, package.json and tsconfig.json files on disk
+    _compared = ("files", "index")
+
+    def __init__(self, files: list[FileAnalysis] | None = None, index: "ProjectIndex | None" = None) -> None:
+        self.files = [] if files is None else files
+        self.index = index  # modules, package.json and tsconfig.json files on disk
 
     @property
     def tools(self) -> Iterator[ToolDefinition]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Iterator, Mapping
@@ -27,6 +26,7 @@ from tree_sitter import Node
 from webmcp_lint.evaluate import FUNCTION_NODE_KINDS, JSFunction, JSObject, Prop, Unknown, Value, member
 from webmcp_lint.jsonc import BinaryFileError, JsonDocument, JsonError, load_json_document
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
+from webmcp_lint.record import Record
 from webmcp_lint.scope import Binding, pattern_names, specifier_names, specifier_text
 from webmcp_lint.source import SourceFile
 
@@ -65,31 +65,35 @@ def is_relative_specifier(specifier: str) -> bool:
     return specifier in (".", "..") or specifier.startswith(("./", "../"))
 
 
-@dataclass
-class ModuleExports:
+class ModuleExports(Record):
     """What one module exports, as syntax: evaluated only when an importer asks."""
 
-    locals: dict[str, str] = field(default_factory=dict)  # exported name -> local binding name
-    values: dict[str, Node] = field(default_factory=dict)  # exported name -> expression or declaration
-    reexports: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (specifier, name there)
-    star_reexports: list[str] = field(default_factory=list)  # export * from "..."
-    commonjs: Node | None = None  # module.exports = <node>
+    _compared = ("locals", "values", "reexports", "star_reexports", "commonjs")
+
+    def __init__(self) -> None:
+        self.locals: dict[str, str] = {}  # exported name -> local binding name
+        self.values: dict[str, Node] = {}  # exported name -> expression or declaration
+        self.reexports: dict[str, tuple[str, str]] = {}  # name -> (specifier, name there)
+        self.star_reexports: list[str] = []  # export * from "..."
+        self.commonjs: Node | None = None  # module.exports = <node>
 
     @property
     def names(self) -> list[str]:
         return list(dict.fromkeys([*self.locals, *self.values, *self.reexports]))
 
 
-@dataclass
-class FileFacts:
+class FileFacts(Record):
     """What a run learns about the file system, shared by the indexes of its units.
 
     ``lookups`` holds each search's answer with every path it checked, so an
     index answering from it still records those paths in its ``looked_at``.
     """
 
-    on_disk: dict[Path, bool] = field(default_factory=dict)
-    lookups: dict[Hashable, tuple[Path | None, tuple[tuple[Path, bool], ...]]] = field(default_factory=dict)
+    _compared = ("on_disk", "lookups")
+
+    def __init__(self) -> None:
+        self.on_disk: dict[Path, bool] = {}
+        self.lookups: dict[Hashable, tuple[Path | None, tuple[tuple[Path, bool], ...]]] = {}
 
 
 class ProjectIndex:

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
 from webmcp_lint.model import FileAnalysis, Script
+from webmcp_lint.record import HashedRecord
 
 
-@dataclass(frozen=True)
-class Extractor:
-    name: str
-    triggers: tuple[bytes, ...]
-    kinds: frozenset[str]
-    extract: Callable[[Script, FileAnalysis], None]
-    order: int = 50  # lower runs first; later extractors may read earlier facts
+class Extractor(HashedRecord):
+    _compared = ("name", "triggers", "kinds", "extract", "order")
+
+    def __init__(self, name: str, triggers: tuple[bytes, ...], kinds: frozenset[str],
+                 extract: Callable[[Script, FileAnalysis], None], order: int = 50) -> None:
+        self.name = name
+        self.triggers = triggers
+        self.kinds = kinds
+        self.extract = extract
+        self.order = order  # lower runs first; later extractors may read earlier facts
 
 
 _EXTRACTORS: list[Extractor] = []
