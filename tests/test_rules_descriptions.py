@@ -156,13 +156,14 @@ def test_wm303_reads_form_tool_descriptions():
 
 @pytest.mark.parametrize(("name", "description"), [
     ('"get_cart_items"', '"Get cart items."'), ('"getWeather"', '"Get the weather"'), ('"search"', '"Search"'),
-    ('"cart_lookup"', '"Cart lookup."'),
+    ('"cart_lookup"', '"Cart lookup."'), ('"get_cart_items"', '"Gets the cartItems."'),
 ])
 def test_wm304_flags_names_restated_or_too_short(name, description):
     assert flagged_text(tool(description, QUERY, name=name), "WM304") == [description]
 
 
-@pytest.mark.parametrize("description", ['"Retrieves items currently in the user\'s shopping cart."', '""', "describe()"])
+@pytest.mark.parametrize("description", ['"Retrieves items currently in the user\'s shopping cart."', '""', "describe()",
+                                         '"Get the cart items now."'])
 def test_wm304_leaves_informative_empty_and_unknown_descriptions_alone(description):
     assert "WM304" not in codes(tool(description, QUERY, name='"get_cart_items"'))
 

@@ -43,6 +43,7 @@ _TOKEN = re.compile(
 _INNER_CAPITAL = re.compile(r"[a-z0-9][A-Z]")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf"})
 SENTENCE_ENDS = frozenset({".", "!", "?", ";", "\n"})
+_QUOTATION_MARKS = ("`", '"', "“", "‘", "'")  # what quoted and backticked tokens start with
 
 
 class Token:
@@ -183,6 +184,12 @@ class DescriptionFacts:
         self._near_default: dict[str, bool] = {}
 
     @built_once
+    def quotes(self) -> bool:
+        """The text has a quoted or backticked span (most have none, nor any quotation mark)."""
+        return any(mark in self.text for mark in _QUOTATION_MARKS) \
+            and any(token.kind in ("quoted", "code") for token in self.tokens)
+
+    @built_once
     def types(self) -> list[Statement]:
         """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
         if not _TYPE_CUES.may_occur_in(self.lowers):
@@ -210,7 +217,7 @@ class DescriptionFacts:
     @built_once
     def value_lists_by_sentence(self) -> list[list[Statement]]:
         """Lists of allowed values, sentence by sentence: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)"."""
-        if not _LIST_CUES.may_occur_in(self.lowers) and not any(token.kind in ("quoted", "code") for token in self.tokens):
+        if not _LIST_CUES.may_occur_in(self.lowers) and not self.quotes:
             return [[] for _ in self.sentences]
         return [_sentence_value_lists(self.text, sentence) for sentence in self.sentences]
 
@@ -230,15 +237,26 @@ class DescriptionFacts:
                 return found
         return None
 
-    @built_once
-    def word_count(self) -> int:
-        """Tokens that are not punctuation."""
-        return sum(1 for token in self.tokens if token.kind != "punct")
+    def has_fewer_words(self, count: int) -> bool:
+        """Fewer than ``count`` tokens that are not punctuation (the count stops there)."""
+        seen = 0
+        for token in self.tokens:
+            if token.kind != "punct":
+                seen += 1
+                if seen >= count:
+                    return False
+        return seen < count
 
-    @built_once
-    def content(self) -> tuple[str, ...]:
-        """The content words of the text, identifiers split into their words (see ``content_words``)."""
-        return tuple(content_words(word for token in self.tokens if token.is_word for word in name_words(token.text)))
+    def content_within(self, limit: int) -> tuple[str, ...] | None:
+        """The content words of the text, identifiers split into their words (see ``content_words``), when there
+        are at most ``limit``: WM304 compares a description with a name, and a longer one cannot restate it."""
+        found: list[str] = []
+        for token in self.tokens:
+            if token.is_word:
+                found += content_words(name_words(token.text))
+                if len(found) > limit:
+                    return None
+        return tuple(found)
 
     @built_once
     def states_constraints(self) -> bool:

@@ -276,7 +276,7 @@ def uninformative_description(tool: ToolDefinition, project: Project) -> Iterato
     if description is None or not description.text.strip():
         return
     facts = description.facts
-    if facts.word_count < words.MIN_DESCRIPTION_WORDS:
+    if facts.has_fewer_words(words.MIN_DESCRIPTION_WORDS):
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} has fewer than "
                                              f"{words.MIN_DESCRIPTION_WORDS} words: say what the tool does and when "
                                              "to use it.")
@@ -286,7 +286,8 @@ def uninformative_description(tool: ToolDefinition, project: Project) -> Iterato
         return
     named = name_words(name)
     # A name has at least as many words as content words: a longer description cannot restate it.
-    if len(facts.content) <= len(named) and facts.content == tuple(content_words(named)):
+    described = facts.content_within(len(named))
+    if described is not None and described == tuple(content_words(named)):
         yield tool.finding(description.node, f"The description {_quote(description.text.strip())} only restates the "
                                              f"name {_quote(name)}: say what the tool does and when to use it.")
 
