@@ -41,12 +41,28 @@ UNDEFINED = _Undefined()
 class Unknown(HashedRecord):
     """A value the analyzer cannot know. ``references`` names the identifiers it came from."""
 
-    __slots__ = ("reason", "references")
-    _compared = __slots__
+    __slots__ = ("reason", "_references", "_named_in")
+    _compared = ("reason", "references")
 
     def __init__(self, reason: str = "dynamic", references: tuple[str, ...] = ()) -> None:
         self.reason = reason
-        self.references = references
+        self._references: tuple[str, ...] | None = references
+        self._named_in: Node | None = None
+
+    @classmethod
+    def built_from(cls, reason: str, node: Node) -> "Unknown":
+        """The value of ``node``, unknown for ``reason``; its references are read from the node when asked
+        (most unknown values are never shown in a message)."""
+        unknown = cls(reason)
+        unknown._references, unknown._named_in = None, node
+        return unknown
+
+    @property
+    def references(self) -> tuple[str, ...]:
+        if self._references is None:
+            self._references = identifiers_in(self._named_in, 8)
+            self._named_in = None
+        return self._references
 
     def __bool__(self) -> bool:
         return False
@@ -273,7 +289,7 @@ class Evaluator:
             kind = node.type
         method = _EVALUATE_KIND.get(kind)
         if method is None:
-            return Unknown("dynamic", identifiers_in(node, 8))
+            return Unknown.built_from("dynamic", node)
         return method(self, node, depth)
 
     # literals -----------------------------------------------------------
@@ -323,7 +339,7 @@ class Evaluator:
     def _binary_expression(self, node: Node, depth: int) -> Value:
         operator = node.child_by_field_name("operator")
         if operator is None or operator.type != "+":
-            return Unknown("dynamic", identifiers_in(node, 8))
+            return Unknown.built_from("dynamic", node)
         # Fold the + chain left to right without recursing down its spine.
         operands: list[Node] = []
         stack = [node]
@@ -368,7 +384,7 @@ class Evaluator:
             return -argument
         if operator is not None and operator.type == "!" and isinstance(argument, bool):
             return not argument
-        return Unknown("dynamic", identifiers_in(node, 8))
+        return Unknown.built_from("dynamic", node)
 
     # containers ---------------------------------------------------------
     def _object(self, node: Node, depth: int) -> Value:
@@ -496,7 +512,7 @@ class Evaluator:
             return UNKNOWN
         target = self._member_target(node.child_by_field_name("object"), depth)
         if isinstance(target, Unknown):
-            return Unknown(target.reason, identifiers_in(node, 8))
+            return Unknown.built_from(target.reason, node)
         return member(target, property_node.text.decode("utf-8", errors="replace"))
 
     def _subscript_expression(self, node: Node, depth: int) -> Value:
@@ -504,7 +520,7 @@ class Evaluator:
         target = self.value(node.child_by_field_name("object"), depth + 1)
         if isinstance(index, (str, int)) and not isinstance(index, bool):
             return member(target, index)
-        return Unknown("dynamic", identifiers_in(node, 8))
+        return Unknown.built_from("dynamic", node)
 
 
     def _member_target(self, node: Node | None, depth: int) -> Value:
@@ -567,7 +583,7 @@ class Evaluator:
         binding = self.scopes.resolve(constructor) if constructor is not None and constructor.type == "identifier" else None
         body = binding.declaration.child_by_field_name("body") if binding is not None and binding.kind == "class" else None
         if body is None:
-            return Unknown("dynamic", identifiers_in(node, 8))
+            return Unknown.built_from("dynamic", node)
         members = self._class_members(body, False, depth)
         if not isinstance(members, JSObject):
             return members
@@ -595,7 +611,7 @@ class Evaluator:
             def argument(index: int) -> Value:
                 return self.value(arguments[index], depth + 1) if index < len(arguments) else UNDEFINED
             return self.call(function, argument, depth)
-        return Unknown("dynamic", identifiers_in(node, 8))
+        return Unknown.built_from("dynamic", node)
 
     def call(self, function: JSFunction, argument: Callable[[int], Value], depth: int = 0) -> Value:
         """What calling ``function`` returns: its one non-null return, evaluated where it is written.
@@ -671,7 +687,7 @@ class Evaluator:
     def _require(self, node: Node, arguments: list[Node], depth: int) -> Value:
         specifier = string_value(arguments[0]) if len(arguments) == 1 else None
         if specifier is None or self.resolve_import is None:
-            return Unknown("require", identifiers_in(node, 8))
+            return Unknown.built_from("require", node)
         return self.resolve_import(Binding("require", "import", node, node, None, (), specifier, "*"), depth + 1)
 
     def _builtin_call(self, node: Node, callee: Node, arguments: list[Node], depth: int) -> Value | None:
@@ -701,7 +717,7 @@ class Evaluator:
         if method_name in ("map", "flatMap"):
             function = self.value(arguments[0], depth + 1) if arguments else UNKNOWN
             if not isinstance(function, JSFunction):
-                return Unknown("dynamic", identifiers_in(node, 8))
+                return Unknown.built_from("dynamic", node)
             items = [Element(item.node, self.call(function, lambda index, item=item: item.value if index == 0 else UNKNOWN, depth))
                      for item in target.items]
             return JSArray(node, items, target.open or method_name == "flatMap")
@@ -731,7 +747,7 @@ class Evaluator:
         elif isinstance(target, JSObject):
             pairs = [(key, prop.key_node, prop.value_node, prop.value) for key, prop in target.props.items()]
         else:
-            return Unknown("dynamic", identifiers_in(node, 8))
+            return Unknown.built_from("dynamic", node)
         if method == "values":
             items = [Element(value_node, value) for _, _, value_node, value in pairs]
         elif method == "keys":

@@ -29,6 +29,20 @@ class Extractor(HashedRecord):
         self.order = order  # lower runs first; later extractors may read earlier facts
 
 
+# ASCII bytes that always join an identifier they touch: after a name they make it a longer name, and
+# before it so do those an identifier can start with (a digit before it may end a number instead).
+# Bytes outside ASCII are not counted: some are letters, some are spaces.
+_LETTERS = b"_$abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+IDENTIFIER_START_BYTES = frozenset(_LETTERS)
+IDENTIFIER_BYTES = frozenset(_LETTERS + b"0123456789")
+
+
+def spells_whole_name(data: bytes, start: int, end: int) -> bool:
+    """``data[start:end]`` is not part of a longer identifier (so an identifier node may span it)."""
+    return (start == 0 or data[start - 1] not in IDENTIFIER_START_BYTES) \
+        and (end >= len(data) or data[end] not in IDENTIFIER_BYTES)
+
+
 _EXTRACTORS: list[Extractor] = []
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import JSArray, JSObject, Value
-from webmcp_lint.extract import Extractor
+from webmcp_lint.extract import IDENTIFIER_BYTES, Extractor
 from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
 from webmcp_lint.project_index import is_relative_specifier
@@ -185,10 +185,6 @@ def _may_alias(value: Node | None, data: bytes) -> bool:
         return False
     kind = init.type
     return kind in CALLEE_ALIAS_KINDS or (data.startswith(b"require", init.start_byte) and _is_require(init))
-
-
-# Bytes that continue an identifier: ASCII letters, digits, _ and $, an escape's backslash, any non-ASCII byte.
-IDENTIFIER_BYTES = frozenset(b"_$\\0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(range(0x80, 0x100))
 
 
 def _calls_from(script: Script, names: frozenset[str]) -> list[tuple[Node, str | None]]:

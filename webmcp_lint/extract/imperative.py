@@ -14,7 +14,7 @@ from bisect import bisect_right
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSObject, Unknown, string_value
-from webmcp_lint.extract import Extractor
+from webmcp_lint.extract import Extractor, spells_whole_name
 from webmcp_lint.languages import START_BYTE
 from webmcp_lint.model import (
     FileAnalysis,
@@ -73,10 +73,25 @@ def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str
 
 
 def identifiers_named(script: Script, names: set[str]) -> list[Node]:
-    """The identifier nodes spelled as one of ``names``, in document order."""
+    """The identifier nodes spelled as one of ``names``, in document order.
+
+    An identifier is a whole run of identifier characters, so a spelling with one of them just before
+    or after it is part of a longer word: the tree is asked only about the others.
+    """
     root, data = script.tree.root_node, script.source.data
-    found = [node for name in names for node in spelled_nodes(root, data, name.encode("utf-8"))
-             if node.type == "identifier"]
+    found = []
+    for name in names:
+        spelling = name.encode("utf-8")
+        if not spelling:
+            continue
+        start = data.find(spelling)
+        while start != -1:
+            end = start + len(spelling)
+            if spells_whole_name(data, start, end):
+                node = root.named_descendant_for_byte_range(start, end)
+                if node is not None and node.byte_range == (start, end) and node.type == "identifier":
+                    found.append(node)
+            start = data.find(spelling, end)
     return sorted(found, key=START_BYTE)
 
 
@@ -114,15 +129,24 @@ def is_top_level(node: Node, script: Script) -> bool:
 
 
 def _outermost_spans(script: Script) -> tuple[list[int], list[int]]:
-    """The byte ranges of the functions no other function holds, in order (starts, ends)."""
-    spans = sorted((function.start_byte, -function.end_byte) for kind in FUNCTION_KINDS
-                   for function in script.of_kind(kind))
+    """The byte ranges of the functions no other function holds, in order (starts, ends).
+
+    Ranges nest or are apart, so a function starting inside the last outermost one is inside it:
+    its end (which costs more to read than its start) is never read.
+    """
     starts: list[int] = []
     ends: list[int] = []
-    for start, negated_end in spans:
-        if not ends or start >= ends[-1]:
+    functions = sorted((function for kind in FUNCTION_KINDS for function in script.of_kind(kind)), key=START_BYTE)
+    for function in functions:
+        start = function.start_byte
+        if ends and start < ends[-1] and start != starts[-1]:
+            continue
+        end = function.end_byte
+        if starts and start == starts[-1]:  # two functions from one byte: the outer one ends last
+            ends[-1] = max(ends[-1], end)
+        else:
             starts.append(start)
-            ends.append(-negated_end)
+            ends.append(end)
     return starts, ends
 
 
