@@ -20,7 +20,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator
 
 from tree_sitter import Node
 
@@ -336,27 +335,26 @@ def root_identifier(node: Node | None, limit: int = 16) -> Node | None:
 
 
 def parameters_of(function: Node) -> list[Node]:
+    params = function.child_by_field_name("parameters")  # the usual form: no arrow has both fields
+    if params is not None:
+        return [child for child in params.named_children if child.type != "comment"]
     single = function.child_by_field_name("parameter")
-    if single is not None:
-        return [single]
-    params = function.child_by_field_name("parameters")
-    if params is None:
-        return []
-    return [child for child in params.named_children if child.type != "comment"]
+    return [single] if single is not None else []
 
 
 def parameter_pattern(parameter: Node) -> tuple[Node, Node | None]:
     """The pattern inside a parameter and its default: strips TypeScript wrappers and ``= default``."""
     node, default = parameter, None
     for _ in range(4):
-        if node.type in ("required_parameter", "optional_parameter"):
+        kind = node.type
+        if kind in ("required_parameter", "optional_parameter"):
             inner = node.child_by_field_name("pattern")
             value = node.child_by_field_name("value")
             default = default or value
             if inner is None:
                 break
             node = inner
-        elif node.type == "assignment_pattern":
+        elif kind == "assignment_pattern":
             default = default or node.child_by_field_name("right")
             inner = node.child_by_field_name("left")
             if inner is None:
@@ -590,13 +588,13 @@ class ExecuteModel:
     # ---------------------------------------------------------------- signal names
 
     def _seed_signal_names(self) -> None:
-        if self.options is None:
+        options = self.options
+        if options is None:
             return
-        pattern = self.options.pattern
-        if pattern.type == "identifier":
-            self.options_names.add(text(pattern))
-        elif pattern.type == "object_pattern":
-            for child in pattern.named_children:
+        if options.name is not None:  # a bare identifier
+            self.options_names.add(options.name)
+        elif options.pattern.type == "object_pattern":
+            for child in options.pattern.named_children:
                 local = _signal_local(child)
                 if local is not None:
                     self.signal_names.add(local)
@@ -1029,9 +1027,8 @@ class ExecuteModel:
 
     def _find_abort_checks(self) -> list[Node]:
         """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
-        checks = [node for node, _ in self._kept("member_expression")
-                  if _property_is(node, b"aborted") and self.is_signal(node.child_by_field_name("object"))] \
-            if b"aborted" in self._source_text else []
+        checks = [member for member in self._members_reading(b"aborted")
+                  if self.is_signal(member.child_by_field_name("object"))]
         checks.extend(call.node for call in self.calls if call.method == "throwIfAborted")
         if not self._may_hold_string("AbortError"):
             return checks
@@ -1041,6 +1038,20 @@ class ExecuteModel:
                     _string(node.child_by_field_name(side)) == "AbortError" for side in ("left", "right")):
                 checks.append(node)
         return checks
+
+    def _members_reading(self, written: bytes) -> list[Node]:
+        """The walked member expressions whose property is spelled ``written`` (``x.aborted``), found from the
+        places execute's text spells it rather than by looking at every member expression."""
+        if written not in self._source_text:
+            return []
+        body = self.function.child_by_field_name("body")
+        found = []
+        for token in spelled_nodes(body, self.script.source.data, written) if body is not None else ():
+            member = token.parent if token.type == "property_identifier" else None
+            if member is not None and member.type == "member_expression" and _property_is(member, written) \
+                    and self._walked(member):
+                found.append(member)
+        return found
 
     def _may_hold_string(self, value: str) -> bool:
         """A string literal in execute may have this value: its text is there, or an escape could spell it."""
@@ -1210,6 +1221,8 @@ class ExecuteModel:
 
     def _rejects(self) -> list[Reject]:
         found: list[Reject] = []
+        if not self.promise_executors and b"reject" not in self._source_text:
+            return found  # `Promise.reject` is spelled in execute's text
         promise_rejects = any(call.name == "Promise.reject" for call in self.calls)
         for ret in self.returns if promise_rejects else ():
             for value in value_branches(ret.value):
@@ -1545,11 +1558,28 @@ class ExecuteModel:
         return bool(self.input_reads)
 
     def validates_input(self) -> bool:
-        """Execute checks its input somewhere (WM408): the first check found answers."""
-        return next(self.validations(), None) is not None
-
-    def validations(self) -> Iterator[Node]:
-        """Checks of the input: typeof, in, instanceof, includes/has, comparisons, validators..."""
+        """Execute checks its input somewhere (WM408): a validator call, typeof, in, instanceof, a comparison or
+        ``if (!query)`` on an input name. The checks that need no input names are asked first."""
+        if any(_validates(call.name or "", call.method) for call in self.calls):
+            return True
+        negations: list[Node] = []  # `!x`: a check when x is the input, in an if's condition
+        comparisons: list[Node] = []
+        for node, _ in self._kept("unary_expression"):
+            operator = node.child_by_field_name("operator")
+            kind = operator.type if operator is not None else None
+            if kind == "typeof":
+                return True
+            if kind == "!":
+                negations.append(node)
+        for node, _ in self._kept("binary_expression"):
+            operator = node.child_by_field_name("operator")
+            kind = operator.type if operator is not None else ""
+            if kind in ("in", "instanceof"):
+                return True
+            if kind in COMPARISON_OPERATORS:
+                comparisons.append(node)
+        if not negations and not comparisons:
+            return False
         names = self.input_names
         written_names = [name.encode() for name in names]
 
@@ -1558,20 +1588,8 @@ class ExecuteModel:
             return any(name in written for name in written_names) \
                 and mentions_names(node, names, MENTION_LIMIT, into_functions=False)
 
-        for node, _ in self._kept("unary_expression"):
-            operator = node.child_by_field_name("operator")
-            if operator is None:
-                continue
-            if operator.type == "typeof":
-                yield node
-            elif operator.type == "!" and mentions_input(node) and _in_if_condition(node):
-                yield node  # if (!query) return { error: ... }
-        for node, _ in self._kept("binary_expression"):
-            operator = node.child_by_field_name("operator")
-            op = operator.type if operator is not None else ""
-            if op in ("in", "instanceof") or (op in COMPARISON_OPERATORS and mentions_input(node)):
-                yield node
-        yield from (call.node for call in self.calls if _validates(call.name or "", call.method))
+        return any(mentions_input(node) and _in_if_condition(node) for node in negations) \
+            or any(map(mentions_input, comparisons))
 
 
 # --------------------------------------------------------------------------- small pieces
@@ -1599,13 +1617,14 @@ def value_branches(value: Node | None) -> list[Node]:
 
 def _signal_local(element: Node) -> str | None:
     """The local name an options pattern element gives the signal: ``signal``, ``signal: s``, ``signal = x``."""
-    if element.type == "shorthand_property_identifier_pattern" and text(element) == "signal":
+    kind = element.type
+    if kind == "shorthand_property_identifier_pattern" and text(element) == "signal":
         return "signal"
-    if element.type == "object_assignment_pattern":
+    if kind == "object_assignment_pattern":
         left = element.child_by_field_name("left")
         if left is not None and text(left) == "signal":
             return "signal"
-    if element.type == "pair_pattern" and property_key(element.child_by_field_name("key")) == "signal":
+    if kind == "pair_pattern" and property_key(element.child_by_field_name("key")) == "signal":
         value, _ = parameter_pattern(element.child_by_field_name("value"))
         if value.type == "identifier":
             return text(value)
@@ -1651,9 +1670,10 @@ def _destructured_keys(pattern: Node) -> dict[str, InputKey]:
 
 def _input_param(parameter: Node) -> InputParam:
     pattern, _ = parameter_pattern(parameter)
-    if pattern.type == "identifier":
+    kind = pattern.type
+    if kind == "identifier":
         return InputParam(parameter, text(pattern))
-    if pattern.type == "object_pattern":
+    if kind == "object_pattern":
         return InputParam(parameter, None, _destructured_keys(pattern))
     return InputParam(parameter, None)
 
