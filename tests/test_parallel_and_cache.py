@@ -259,3 +259,34 @@ def test_cache_entries_belong_to_one_build_of_the_linter(tmp_path, monkeypatch):
         os.utime(module_file, ns=(status.st_atime_ns, status.st_mtime_ns))
         cache_module.build_fingerprint.cache_clear()
     assert cache_module.build_fingerprint() == first
+
+
+def test_with_the_collector_off_units_leave_no_cycles_past_the_collection_interval(tmp_path, monkeypatch):
+    """The CLI keeps the cycle collector off; every UNITS_BETWEEN_COLLECTIONS units the cycles a unit leaves
+    (memos kept on their owners) are collected, so a run over many files keeps a bounded heap."""
+    import gc
+
+    from webmcp_lint.engine import Settings, lint_paths
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from generate import generate
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    corpus = tmp_path / "corpus"
+    generate(corpus, files=12)
+
+    def cyclic_garbage_left(interval: int) -> int:
+        monkeypatch.setattr(units, "UNITS_BETWEEN_COLLECTIONS", interval)
+        gc.collect()
+        gc.disable()
+        try:
+            lint_paths([str(corpus)], Settings(), jobs=1, cache_dir=tmp_path / f"cache{interval}")
+            return gc.collect()
+        finally:
+            gc.enable()
+
+    never = cyclic_garbage_left(10**9)
+    every_unit = cyclic_garbage_left(1)
+    assert never > 12 * 100  # each unit leaves cycles behind
+    assert every_unit < never / 10  # collected as the run goes
