@@ -295,7 +295,8 @@ class Evaluator:
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
         raw = node.text.decode("utf-8", errors="replace")  # string_value, for a node known to be a string
-        return decode_escapes(raw[1:-1]) if len(raw) >= 2 else ""
+        inner = raw[1:-1] if len(raw) >= 2 else ""
+        return inner if inner.isascii() and "\\" not in inner else decode_escapes(inner)  # most have nothing to decode
 
     def _number(self, node: Node, depth: int) -> Value:
         number = number_value(node.text.decode())

@@ -43,7 +43,25 @@ def reads_model_context(node: Node) -> bool:
 
 
 def model_context_kind(node: Node | None, script: Script, depth: int = 0) -> str | None:
-    """'document' or 'navigator' when ``node`` evaluates to a model context, else None."""
+    """'document' or 'navigator' when ``node`` evaluates to a model context, else None.
+
+    Remembered per node and depth: every use of an alias follows it to the same initialiser, and
+    the rules ask again about the receivers the extractor looked at.
+    """
+    if node is None:
+        return None
+    known = script.once("model context kinds", dict)
+    key = (node.id, depth)
+    kind = known.get(key, _UNSEEN)
+    if kind is _UNSEEN:
+        kind = known[key] = _model_context_kind(node, script, depth)
+    return kind
+
+
+_UNSEEN = object()
+
+
+def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
     node = unwrap(node)
     if node is None or depth > 8:
         return None
