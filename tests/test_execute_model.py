@@ -278,3 +278,58 @@ document.modelContext.registerTool(createInventoryTool(inventory));
     model = execute_of(tool, result.project)
     assert model is not None and model.source.display_path.endswith("tools.js")
     assert [call.name for call in model.awaited_calls] == ["manager.items"]
+
+
+# ------------------------------------------------------------------ names read from the text, checks found from it
+
+
+def test_callee_names_plain_chains_and_the_rest():
+    model = model_of("""async execute(input, { signal }) {
+      window.fetch("/a");
+      this.store.items.get(1);
+      cart . items . add(2);
+      cart/* c */.items.remove(3);
+      client?.get("/b");
+      import.meta.resolve("x");
+      true.toString();
+      (await svc()).run();
+      a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p();
+      a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q();
+    }""")
+    named = {(call.name, call.method) for call in model.calls}
+    assert ("fetch", "fetch") in named  # window. is stripped, the method stays
+    assert ("this.store.items.get", "get") in named
+    assert ("cart.items.add", "add") in named and ("cart.items.remove", "remove") in named
+    assert ("client.get", "get") in named
+    assert (None, "resolve") in named and (None, "toString") in named and (None, "run") in named
+    assert ("a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p", "p") in named  # 16 names: the longest chain named
+    assert (None, "q") in named
+    roots = {call.name: call.root for call in model.calls if call.name}
+    assert text(roots["fetch"]) == "window" and roots["this.store.items.get"] is None
+
+
+def test_abort_checks_are_the_walked_reads_of_aborted_on_the_signal():
+    model = model_of("""async execute(input, { signal }) {
+      if (signal?.aborted) return 1;
+      if (other.aborted) return 2;
+      const later = () => signal.aborted;
+      class Probe { run() { return signal.aborted; } }
+      items.forEach(() => { if (signal.aborted) return; });
+    }""")
+    assert sorted(text(check) for check in model.abort_checks) == ["signal.aborted", "signal?.aborted"]
+
+
+def test_validation_found_whichever_check_comes_first():
+    assert model_of('execute({ q }) { if (typeof q !== "string") return { error: "q" }; return q; }').validates_input()
+    assert model_of('execute({ q }) { if (!q) return { error: "q" }; return q; }').validates_input()
+    assert model_of("execute({ n }) { const m = n; if (m > 10) return { error: 1 }; return m; }").validates_input()
+    assert model_of("execute({ q }) { validateQuery(q); return q; }").validates_input()
+    assert not model_of("async execute({ q }) { const r = await fetch(q); if (!r.ok) return {}; "
+                        "return await r.json(); }").validates_input()
+
+
+def test_a_promise_executor_reject_is_found_whatever_its_name():
+    model = model_of("""async execute(input, { signal }) {
+      return new Promise((ok, fail) => { fail(new Error("no")); });
+    }""")
+    assert [reject.form for reject in model.rejects] == ["reject"]
