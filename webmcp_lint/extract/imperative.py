@@ -136,14 +136,17 @@ def _source_kind(definition: Node) -> SourceKind:
 
 
 def is_top_level(node: Node, script: Script) -> bool:
-    """No function holds ``node``: told by the byte ranges of the script's functions (climbing to the
-    nearest one asks tree-sitter for each parent, from the root)."""
+    """No function holds ``node``. The byte ranges of the script's functions tell most of it (climbing to
+    the nearest one asks tree-sitter for each parent, from the root); when none of them holds the node
+    (a function expression the walk does not collect, such as ``function* () {}``, might), the climb
+    decides, and it is short for a node near the top."""
     start, end = node.start_byte, node.end_byte
-    if start == end:  # a zero-width node: its range cannot say which side of a boundary it is on
-        return enclosing_function(node) is None
-    starts, ends = script.once("outermost function spans", lambda: _outermost_spans(script))
-    position = bisect_right(starts, start) - 1
-    return position < 0 or ends[position] < end
+    if start < end:
+        starts, ends = script.once("outermost function spans", lambda: _outermost_spans(script))
+        position = bisect_right(starts, start) - 1
+        if position >= 0 and end <= ends[position]:
+            return False
+    return enclosing_function(node) is None
 
 
 def _outermost_spans(script: Script) -> tuple[list[int], list[int]]:
@@ -305,9 +308,7 @@ EXTRACTOR = Extractor(
     name="imperative",
     # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
     triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
-    # The function kinds too, for where registrations stand (is_top_level).
-    kinds=frozenset({"subscript_expression", "call_expression", "binary_expression", "variable_declarator"})
-    | FUNCTION_KINDS,
+    kinds=frozenset({"subscript_expression", "call_expression", "binary_expression", "variable_declarator"}),
     extract=_extract,
     order=10,
 )
