@@ -50,6 +50,12 @@ def test_name_words_lower_case_every_word_with_or_without_case_changes(name, exp
     assert name_words(name) == expected
 
 
+def test_tokenizer_reads_signed_numbers_and_quotes_only_where_they_stand_alone():
+    assert kinds("'start' set\t-5 or x-5, 'q' and it's 'ok'\n`a`") == [
+        ("quoted", "start"), ("word", "set"), ("number", "-5"), ("word", "or"), ("word", "x-5"), ("punct", ","),
+        ("quoted", "q"), ("word", "and"), ("word", "it's"), ("quoted", "ok"), ("punct", "\n"), ("code", "a")]
+
+
 def test_tokenizer_tells_identifiers_from_capitalised_words():
     assert kinds("Returns getUser or ID") == [
         ("word", "Returns"), ("identifier", "getUser"), ("word", "or"), ("word", "ID")]

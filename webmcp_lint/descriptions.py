@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Iterable, Sequence
 
 from tree_sitter import Node
@@ -32,18 +33,24 @@ from webmcp_lint.syntax import Worklist
 
 # --- tokenizer ---------------------------------------------------------------------------------
 
-# Words first: most tokens are words, and no other kind of token starts with a letter.
+# Blanks before a token are part of its match (a search that fails at each blank costs more), and each
+# alternative starts with the character it needs (lookbehinds come after it): words first, since most tokens are
+# words and no other kind starts with a letter.
 _TOKEN = re.compile(
+    r"[^\S\n]*+(?:"
     r"(?P<word>[^\W\d_][\w]*(?:['’.\-][^\W_][\w]*)*)"
     r"|(?P<code>`[^`\n]*`)"
-    r"|(?P<quoted>\"[^\"\n]{0,80}\"|“[^”\n]{0,80}”|‘[^’\n]{0,80}’|(?<![\w'])'[^'\n]{1,60}'(?![\w']))"
-    r"|(?P<number>\d+(?:-\d+){2,}|(?:(?<![\w\-])-)?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?))"
+    r"|(?P<quoted>\"[^\"\n]{0,80}\"|“[^”\n]{0,80}”|‘[^’\n]{0,80}’|'(?<![\w']')[^'\n]{1,60}'(?![\w']))"
+    r"|(?P<number>\d+(?:-\d+){2,}|(?:-(?<![\w\-]-))?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?))"
     r"|(?P<punct>\n|[^\s\w])"
+    r")"
 )
 _INNER_CAPITAL = re.compile(r"[a-z0-9][A-Z]")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf"})
 SENTENCE_ENDS = frozenset({".", "!", "?", ";", "\n"})
-_QUOTATION_MARKS = ("`", '"', "“", "‘", "'")  # what quoted and backticked tokens start with
+_QUOTATION_MARK = re.compile("[`\"“‘']")  # what quoted and backticked tokens start with
+_DIGIT = re.compile(r"\d")  # what number tokens hold
+_LOWER = attrgetter("lower")
 
 
 class Token:
@@ -76,11 +83,11 @@ def tokenize(text: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup
-        start, end = match.span()
+        start, end = match.span(kind)
         raw = text[start:end]
         if kind == "word":
-            # An inner capital needs a capital after the first letter: "Returns" has none.
-            if "_" in raw or (not raw[1:].islower() and _INNER_CAPITAL.search(raw) is not None):
+            # An inner capital needs a capital after the first letter: "returns" and "Returns" have none.
+            if "_" in raw or (not raw.islower() and not raw[1:].islower() and _INNER_CAPITAL.search(raw) is not None):
                 kind = "identifier"
         elif kind == "code" or kind == "quoted":
             raw = raw[1:-1].strip()
@@ -114,6 +121,8 @@ def name_words(name: str) -> tuple[str, ...]:
     """The words of an identifier: split on ``_``, ``-``, ``.``, spaces and case changes, lower-cased."""
     rest = name[1:]
     if not rest or rest.islower():  # no capital after the first letter: no case change to split at
+        if name.isalnum():  # nor a separator: a plain word
+            return (name.lower(),)
         return tuple(part.lower() for part in _NAME_SEPARATORS.split(name) if part)
     spaced = _CASE_CHANGE.sub(r"\1 \2", name)
     spaced = _ACRONYM_END.sub(r"\1 \2", spaced)
@@ -153,8 +162,11 @@ class Cues:
         self.first_words = frozenset(self.by_first_word)
 
     def may_occur_in(self, lowers: frozenset[str]) -> bool:
-        return any(lowers.issuperset(phrase) for first in lowers & self.first_words
-                   for phrase in self.by_first_word[first])
+        for first in lowers & self.first_words:
+            for phrase in self.by_first_word[first]:
+                if lowers.issuperset(phrase):
+                    return True
+        return False
 
 
 @dataclass
@@ -178,15 +190,16 @@ class DescriptionFacts:
         self.tokens = tokenize(text)
         self.sentences = sentences(self.tokens)
         # Every token lower-cased: a matcher whose cue words the text lacks has nothing to look at.
-        self.lowers = frozenset(token.lower for token in self.tokens)
+        self.lowers = frozenset(map(_LOWER, self.tokens))
         self._parameter_names: dict[tuple[str, ...], list[str]] = {}
         self._listed: dict[tuple[str, ...], list[str]] = {}
         self._near_default: dict[str, bool] = {}
+        self._content_within: dict[int, tuple[str, ...] | None] = {}
 
     @built_once
     def quotes(self) -> bool:
         """The text has a quoted or backticked span (most have none, nor any quotation mark)."""
-        return any(mark in self.text for mark in _QUOTATION_MARKS) \
+        return _QUOTATION_MARK.search(self.text) is not None \
             and any(token.kind in ("quoted", "code") for token in self.tokens)
 
     @built_once
@@ -206,7 +219,7 @@ class DescriptionFacts:
     @built_once
     def bounds_by_sentence(self) -> list[list[Statement]]:
         """Numeric bounds, sentence by sentence: "between 1 and 100", "at most 50 characters", "1-100"."""
-        if not any(token.kind == "number" for token in self.tokens):  # every bound states a number
+        if _DIGIT.search(self.text) is None:  # every bound states a number
             return [[] for _ in self.sentences]
         return [_sentence_bounds(self.text, sentence) for sentence in self.sentences]
 
@@ -250,6 +263,11 @@ class DescriptionFacts:
     def content_within(self, limit: int) -> tuple[str, ...] | None:
         """The content words of the text, identifiers split into their words (see ``content_words``), when there
         are at most ``limit``: WM304 compares a description with a name, and a longer one cannot restate it."""
+        if limit not in self._content_within:
+            self._content_within[limit] = self._content_up_to(limit)
+        return self._content_within[limit]
+
+    def _content_up_to(self, limit: int) -> tuple[str, ...] | None:
         found: list[str] = []
         for token in self.tokens:
             if token.is_word:
@@ -271,7 +289,7 @@ class DescriptionFacts:
 
     def parameter_names(self, names: Sequence[str]) -> list[str]:
         """Which of ``names`` the text writes as parameter names (see ``_mentioned_parameter_names``)."""
-        if self.lowers.isdisjoint(name.lower() for name in names):
+        if self.lowers.isdisjoint(map(str.lower, names)):
             return []
         key = tuple(names)
         if key not in self._parameter_names:
@@ -355,7 +373,8 @@ def _is_name_here(tokens: Sequence[Token], index: int, name: str) -> bool:
     return any(neighbour in words.PARAMETER_WORDS for neighbour in neighbours)
 
 
-_TYPE_CUES = Cues([(word,) for word in words.JSON_TYPE_WORDS | frozenset(words.PLURAL_TYPE_WORDS)] + [("true", "false")])
+_TYPE_CUES = Cues([(word,) for word in words.JSON_TYPE_WORDS | frozenset(words.PLURAL_TYPE_WORDS)]
+                  + [("true", "false")])  # "true or false" spells the boolean type out
 
 
 def _sentence_types(sentence: list[Token]) -> list[Statement]:
@@ -461,6 +480,7 @@ MAX_WORDS_BETWEEN_LISTED_VALUES = 4
 
 _WORD_JOINERS = re.compile(r"[_\-]+")
 _WORD_RUN = re.compile(r"[^\W_]+")
+_SENTENCE_MARKS = frozenset(".;!?")  # a list does not run across them
 
 
 def _whole_word_spans(text: str, needle: str) -> list[tuple[int, int]]:
@@ -491,18 +511,23 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     if len(values) < 2:
         return []  # a list needs two values
     lowered = text.lower()
-    quoted = {token.lower for token in tokens if token.kind in ("quoted", "code")}
+    quoted: set[str] | None = None  # the quoted spans, looked for only for a short value
     hits: list[tuple[int, int, str]] = []
     for value in dict.fromkeys(values):
         needle = value.lower().strip()
         if not needle:
             continue
         if len(needle) < 2 or needle in words.STOP_WORDS:
-            variants = {f"'{needle}'", f'"{needle}"', f"`{needle}`"} if needle in quoted else set()
+            if quoted is None:
+                quoted = {token.lower for token in tokens if token.kind in ("quoted", "code")}
+            variants: tuple[str, ...] = (f"'{needle}'", f'"{needle}"', f"`{needle}`") if needle in quoted else ()
+        elif "_" in needle or "-" in needle:
+            variants = (needle, _WORD_JOINERS.sub(" ", needle))
         else:
-            variants = {needle, _WORD_JOINERS.sub(" ", needle)}
+            variants = (needle,)
         for variant in variants:
-            hits.extend((start, end, value) for start, end in _whole_word_spans(lowered, variant))
+            for start, end in _whole_word_spans(lowered, variant):
+                hits.append((start, end, value))
     hits.sort()
     best: list[str] = []
     cluster: list[str] = []
@@ -510,7 +535,7 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     for start, end, value in hits:
         gap = lowered[previous_end:start] if previous_end is not None else ""
         if previous_end is None or len(_WORD_RUN.findall(gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES \
-                or any(mark in gap for mark in ".;!?"):
+                or not _SENTENCE_MARKS.isdisjoint(gap):
             cluster = []
         if value not in cluster:
             cluster.append(value)
@@ -579,10 +604,23 @@ def _default_after(text: str, sentence: list[Token], index: int) -> Statement | 
     return Statement(_phrase(text, sentence[index], value), [value.text])
 
 
+def _by_first_two_words(phrases: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[tuple[str, ...]]]:
+    """Phrases grouped by their first two words, in their order, so a token is only compared with phrases it can
+    start."""
+    grouped: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        grouped.setdefault(phrase[:2], []).append(phrase)
+    return grouped
+
+
+_OMISSIONS_BY_START = _by_first_two_words(words.OMISSION_PHRASES)
+
+
 def _omission_default(text: str, sentence: list[Token], index: int) -> Statement | None:
     """A default stated by what happens without a value: "(celsius if omitted)", "'relevance' when not given",
     "If not given, today's date is used"."""
-    phrase = next((phrase for phrase in words.OMISSION_PHRASES if _follows(sentence, index, phrase)), None)
+    start = (sentence[index].lower, sentence[index + 1].lower) if index + 1 < len(sentence) else None
+    phrase = next((phrase for phrase in _OMISSIONS_BY_START.get(start, ()) if _follows(sentence, index, phrase)), None)
     if phrase is None:
         return None
     end = index + len(phrase)
