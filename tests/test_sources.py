@@ -140,9 +140,11 @@ def test_vue_namespace_import_and_extra_options():
     f"core.other(); core.useWebMCP({HOOK_OPTIONS});",  # a namespace is not settled by a call that is no hook
     f"core.other(); (core).useWebMCP({HOOK_OPTIONS});",
     f"useToolbar(); useTool({HOOK_OPTIONS});",  # a name that starts with another is another name
+    f"other(); otherπ({HOOK_OPTIONS});",  # a name continued by a letter outside ASCII
 ])
 def test_integration_calls_found_whatever_the_call_starts_with(call):
     code = ('import { useWebMCP as useTool } from "use-webmcp-tool";\nimport * as core from "@vueuse/core";\n'
+            'import { helper as other } from "./local.js";\nimport { useWebMCP as otherπ } from "use-webmcp-tool";\n'
             'const useToolbar = () => 1;\n' + call)
     assert [name for _, _, name in kinds(code, "app.ts")] == ["bad name"]
 

@@ -213,8 +213,13 @@ def _calls_from(script: Script, names: frozenset[str]) -> list[tuple[Node, str |
             continue
         for spelling, name in spellings_by_first_byte.get(first, ()):
             end = start + len(spelling)
-            if data.startswith(spelling, start) and (end >= size or data[end] not in IDENTIFIER_BYTES):
-                chosen.append((call, name))
+            if not data.startswith(spelling, start):
+                continue
+            following = data[end] if end < size else None
+            if following not in IDENTIFIER_BYTES:  # else a longer name starts the call
+                # A byte outside ASCII or an escape may still continue the name: then it is not known.
+                chosen.append((call, None if following is not None and (following >= 0x80 or following == 0x5C)
+                               else name))
                 break
     return chosen
 
