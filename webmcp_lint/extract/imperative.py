@@ -97,19 +97,20 @@ def identifiers_named(script: Script, names: set[str]) -> list[Node]:
     or after it is part of a longer word: the tree is asked only about the others.
     """
     root, data = script.tree.root_node, script.source.data
+    first, last = root.start_byte, root.end_byte
     found = []
     for name in names:
         spelling = name.encode("utf-8")
         if not spelling:
             continue
-        start = data.find(spelling)
+        start = data.find(spelling, first, last)
         while start != -1:
             end = start + len(spelling)
             if spells_whole_name(data, start, end):
                 node = root.named_descendant_for_byte_range(start, end)
                 if node is not None and node.byte_range == (start, end) and node.type == "identifier":
                     found.append(node)
-            start = data.find(spelling, end)
+            start = data.find(spelling, end, last)
     return sorted(found, key=START_BYTE)
 
 
