@@ -84,14 +84,19 @@ def test_every_way_of_running_gives_the_same_report_on_fixture_apps(app, tmp_pat
     assert found["warm"] == found["in-process"]
 
 
-def test_every_way_of_running_gives_the_same_report_on_a_generated_corpus(tmp_path, monkeypatch):
+def generated_corpus(where: Path, files: int) -> Path:
+    """The benchmark's generated WebMCP modules (bench/generate.py), ``files`` of them."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         from generate import generate
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    corpus = tmp_path / "corpus"
-    generate(corpus, files=80)
+    generate(where, files=files)
+    return where
+
+
+def test_every_way_of_running_gives_the_same_report_on_a_generated_corpus(tmp_path, monkeypatch):
+    corpus = generated_corpus(tmp_path / "corpus", files=80)
     found = outputs(corpus, tmp_path, monkeypatch)
     assert len(codes_at(found["in-process"])) > 100
     assert found["parallel"] == found["in-process"]
@@ -268,13 +273,7 @@ def test_with_the_collector_off_units_leave_no_cycles_past_the_collection_interv
 
     from webmcp_lint.engine import Settings, lint_paths
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from generate import generate
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    corpus = tmp_path / "corpus"
-    generate(corpus, files=12)
+    corpus = generated_corpus(tmp_path / "corpus", files=12)
 
     def cyclic_garbage_left(interval: int) -> int:
         monkeypatch.setattr(units, "UNITS_BETWEEN_COLLECTIONS", interval)
