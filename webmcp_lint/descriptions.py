@@ -113,20 +113,22 @@ def sentences(tokens: Sequence[Token]) -> list[list[Token]]:
 
 _CASE_CHANGE = re.compile(r"([a-z0-9])([A-Z])")
 _ACRONYM_END = re.compile(r"([A-Z]+)([A-Z][a-z])")
-_NAME_SEPARATORS = re.compile(r"[\s_.\-/]+")
+# ``_``, ``.``, ``-`` and ``/`` become spaces, so that str.split (which splits at runs of whitespace, the ``\s``
+# of a regular expression) separates the words.
+_SEPARATORS_TO_SPACES = str.maketrans("_.-/", "    ")
 
 
 @lru_cache(maxsize=4096)
 def name_words(name: str) -> tuple[str, ...]:
-    """The words of an identifier: split on ``_``, ``-``, ``.``, spaces and case changes, lower-cased."""
+    """The words of an identifier: split on ``_``, ``-``, ``.``, ``/``, spaces and case changes, lower-cased."""
     rest = name[1:]
     if not rest or rest.islower():  # no capital after the first letter: no case change to split at
         if name.isalnum():  # nor a separator: a plain word
             return (name.lower(),)
-        return tuple(part.lower() for part in _NAME_SEPARATORS.split(name) if part)
+        return tuple(name.translate(_SEPARATORS_TO_SPACES).lower().split())
     spaced = _CASE_CHANGE.sub(r"\1 \2", name)
     spaced = _ACRONYM_END.sub(r"\1 \2", spaced)
-    return tuple(part.lower() for part in _NAME_SEPARATORS.split(spaced) if part)
+    return tuple(spaced.translate(_SEPARATORS_TO_SPACES).lower().split())
 
 
 def content_words(spoken: Iterable[str]) -> list[str]:
@@ -480,6 +482,12 @@ MAX_WORDS_BETWEEN_LISTED_VALUES = 4
 
 _WORD_JOINERS = re.compile(r"[_\-]+")
 _WORD_RUN = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=4096)
+def _spaced(value: str) -> str:
+    """``price_low-to_high`` written as words; remembered, since tools repeat their enum values."""
+    return _WORD_JOINERS.sub(" ", value)
 _SENTENCE_MARKS = frozenset(".;!?")  # a list does not run across them
 
 
@@ -522,7 +530,7 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
                 quoted = {token.lower for token in tokens if token.kind in ("quoted", "code")}
             variants: tuple[str, ...] = (f"'{needle}'", f'"{needle}"', f"`{needle}`") if needle in quoted else ()
         elif "_" in needle or "-" in needle:
-            variants = (needle, _WORD_JOINERS.sub(" ", needle))
+            variants = (needle, _spaced(needle))
         else:
             variants = (needle,)
         for variant in variants:
