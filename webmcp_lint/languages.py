@@ -72,6 +72,7 @@ def kinds_query(name: str, kinds: frozenset[str]) -> tuple[tree_sitter.Query, fr
 
 
 START_BYTE = attrgetter("start_byte")
+END_BYTE = attrgetter("end_byte")
 
 
 def nodes_by_kind(root: tree_sitter.Node, name: str, kinds: frozenset[str]) -> dict[str, list[tree_sitter.Node]]:
@@ -82,5 +83,8 @@ def nodes_by_kind(root: tree_sitter.Node, name: str, kinds: frozenset[str]) -> d
     query, _ = built
     captures = tree_sitter.QueryCursor(query).captures(root)
     for nodes in captures.values():
-        nodes.sort(key=START_BYTE)  # captures come in match order, not document order
+        # Captures come in match order, not document order, and nodes of one kind that start at one byte
+        # (`a().b()` and `a()`) in an order that varies from one process to the next: the outer one first.
+        nodes.sort(key=END_BYTE, reverse=True)
+        nodes.sort(key=START_BYTE)
     return captures
