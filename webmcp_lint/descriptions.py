@@ -912,6 +912,10 @@ def _list_items(sentence: list[Token], position: int) -> tuple[list[Token], Toke
 
 BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
                   "minItems", "maxItems")
+_BOUND_KEYWORD_SET = frozenset(BOUND_KEYWORDS)
+# The ``types`` of a property that declares one JSON type, made once: most properties declare one of these.
+_JSON_TYPE_SETS = {name: frozenset((name,)) for name in ("string", "number", "integer", "boolean", "object", "array",
+                                                         "null")}
 _NO_KEYWORDS: dict[str, Prop] = {}  # the keywords of a property whose schema is not static
 
 
@@ -929,7 +933,7 @@ class SchemaProperty:
         declared = keywords.get("type")
         declared = declared.value if declared is not None else None
         if isinstance(declared, str):
-            self.types: frozenset[str] = frozenset((declared,))
+            self.types: frozenset[str] = _JSON_TYPE_SETS.get(declared) or frozenset((declared,))
         elif isinstance(declared, JSArray):
             self.types = frozenset(item.value for item in declared.items if isinstance(item.value, str))
         else:
@@ -942,7 +946,7 @@ class SchemaProperty:
         default = keywords.get("default")
         self.default_text: str | None = to_js_string(default.value) if default is not None else None
         self.bounds: dict[str, float] = {}
-        if not keywords.keys().isdisjoint(BOUND_KEYWORDS):
+        if not _BOUND_KEYWORD_SET.isdisjoint(keywords):
             for key in BOUND_KEYWORDS:
                 bound = keywords.get(key)
                 if bound is not None and isinstance(bound.value, (int, float)) and not isinstance(bound.value, bool):
@@ -967,8 +971,13 @@ def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:
         if properties is not None and isinstance(properties.value, JSObject):
             for name, prop in properties.value.props.items():
                 found.append(SchemaProperty(name, prop, prop.value if isinstance(prop.value, JSObject) else None))
-    found.sort(key=lambda item: item.prop.key_node.start_byte if item.prop.key_node is not None else 0)
+    if len(found) > 1:
+        found.sort(key=_source_position)
     return tuple(found)
+
+
+def _source_position(item: SchemaProperty) -> int:
+    return item.prop.key_node.start_byte if item.prop.key_node is not None else 0
 
 
 _properties = PerObject(_walk_properties)  # per schema: tools can share one

@@ -63,8 +63,13 @@ def _description(prop: Prop | None, tool: ToolDefinition, owner: SchemaProperty 
 
 def _description_sites(tool: ToolDefinition) -> tuple[Description | None, list[Description]]:
     """The tool's own description, and its parameters' descriptions."""
-    found = (_description(item.description, tool, item) for item in input_properties(tool))
-    return _description(tool.prop("description"), tool, None), [item for item in found if item is not None]
+    parameters = []
+    for item in input_properties(tool):
+        if item.description is not None:
+            found = _description(item.description, tool, item)
+            if found is not None:
+                parameters.append(found)
+    return _description(tool.prop("description"), tool, None), parameters
 
 
 _descriptions_of = PerObject(_description_sites)  # five rules read each tool's descriptions
