@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 from tree_sitter import Node
 
 from webmcp_lint import vocabulary as words
-from webmcp_lint.evaluate import JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
+from webmcp_lint.evaluate import Element, JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
 from webmcp_lint.model import ToolDefinition
 from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.schema import walk_schema
@@ -152,8 +152,8 @@ def _follows(tokens: Sequence[Token], index: int, phrase: tuple[str, ...]) -> bo
 # --- matchers ------------------------------------------------------------------------------------
 
 class Cues:
-    """The phrases a matcher starts from. A text that lacks a word of each (``may_occur_in`` its lower-cased
-    tokens) gives the matcher nothing to look at: most descriptions state no type, default or list."""
+    """The phrases a matcher starts from. A text that holds every word of none of them (``may_occur_in``, asked of
+    its lower-cased tokens) gives the matcher nothing to look at: most descriptions state no type, default or list."""
 
     __slots__ = ("by_first_word", "first_words")
 
@@ -482,13 +482,13 @@ MAX_WORDS_BETWEEN_LISTED_VALUES = 4
 
 _WORD_JOINERS = re.compile(r"[_\-]+")
 _WORD_RUN = re.compile(r"[^\W_]+")
+_SENTENCE_MARKS = frozenset(".;!?")  # a list does not run across them
 
 
 @lru_cache(maxsize=4096)
 def _spaced(value: str) -> str:
     """``price_low-to_high`` written as words; remembered, since tools repeat their enum values."""
     return _WORD_JOINERS.sub(" ", value)
-_SENTENCE_MARKS = frozenset(".;!?")  # a list does not run across them
 
 
 def _whole_word_spans(text: str, needle: str) -> list[tuple[int, int]]:
@@ -940,11 +940,12 @@ class SchemaProperty:
             self.types = frozenset()
         enum = keywords.get("enum")
         enum = enum.value if enum is not None else None
-        self.enum_values: tuple[str, ...] = tuple(
-            text for item in enum.items if (text := to_js_string(item.value)) is not None) \
-            if isinstance(enum, JSArray) else ()
+        self.enum_values: tuple[str, ...] = _texts(enum.items) if isinstance(enum, JSArray) else ()
         default = keywords.get("default")
-        self.default_text: str | None = to_js_string(default.value) if default is not None else None
+        self.default_text: str | None = None
+        if default is not None:
+            value = default.value
+            self.default_text = value if isinstance(value, str) else to_js_string(value)
         self.bounds: dict[str, float] = {}
         if not _BOUND_KEYWORD_SET.isdisjoint(keywords):
             for key in BOUND_KEYWORDS:
@@ -962,6 +963,16 @@ class SchemaProperty:
 
     def has(self, key: str) -> bool:
         return self.schema is not None and (self.schema.has(key) or self.schema.open)
+
+
+def _texts(items: list[Element]) -> tuple[str, ...]:
+    """The static string forms of an array's items (``to_js_string``, not called for a string: most are)."""
+    found = []
+    for item in items:
+        text = item.value if isinstance(item.value, str) else to_js_string(item.value)
+        if text is not None:
+            found.append(text)
+    return tuple(found)
 
 
 def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:

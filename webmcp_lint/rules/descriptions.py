@@ -149,11 +149,11 @@ def param_description_repeats_schema(tool: ToolDefinition, project: Project) -> 
     for description in parameter_descriptions(tool):
         item = description.owner
         facts = description.facts
-        repeats = [f"its type {_quote(statement.phrase)}" for statement in facts.types]
+        repeats = [f"its type {_quote(statement.phrase)}" for statement in facts.types] if facts.types else []
         values = facts.listed_values(item.enum_values)
         if len(values) >= 2:
             repeats.append(f"its enum values {', '.join(map(_quote, values))}")
-        if item.default_text is not None:
+        if item.default_text is not None and (facts.defaults or facts.default_neighbours):
             stated = [f"its default {_quote(statement.phrase)}" for statement in facts.defaults]
             if not stated and facts.near_default_word(item.default_text):
                 stated = [f"its default {_quote(item.default_text)}"]
@@ -235,10 +235,11 @@ def _undeclared_in_tool(description: Description, properties: Sequence[SchemaPro
     sentence that names no parameter describes the result), and defaults no parameter declares."""
     facts = description.facts
     moves = []
-    declared_defaults = [item.default_text for item in properties if item.default_text is not None]
-    for statement in facts.defaults:
-        if not any(same_value(value, declared) for value in statement.values for declared in declared_defaults):
-            moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
+    if facts.defaults:
+        declared_defaults = [item.default_text for item in properties if item.default_text is not None]
+        for statement in facts.defaults:
+            if not any(same_value(value, declared) for value in statement.values for declared in declared_defaults):
+                moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
     if not facts.value_lists and not facts.bounds:
         return moves  # the sentences' words are only needed to place a list or a range
     for sentence_words, value_lists, bounds in zip(facts.sentence_words, facts.value_lists_by_sentence,
