@@ -770,9 +770,8 @@ def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
     found: list[Statement] = []
     claimed: set[int] = set()
     example_leads = [position for position, token in enumerate(sentence) if token.lower in words.EXAMPLE_LEADS]
-    for index in range(len(sentence)):
-        if index in claimed or not _may_open_list(sentence, index) \
-                or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
+    for index in _list_openers(sentence):
+        if index in claimed or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
             continue
         statement = _listed_values(text, sentence, index)
         if statement is not None:
@@ -784,12 +783,13 @@ def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
 _LIST_OPENERS = frozenset(_LEADS_BY_FIRST_WORD) | {":", "("}
 
 
-def _may_open_list(sentence: Sequence[Token], index: int) -> bool:
-    """The first check of each finder of ``_listed_values``, at once: a lead, a colon, a quoted span, a piped
-    word or a parenthesis."""
-    token = sentence[index]
-    return token.lower in _LIST_OPENERS or token.kind in ("quoted", "code") \
-        or (token.is_word and index + 1 < len(sentence) and sentence[index + 1].text == "|")
+def _list_openers(sentence: Sequence[Token]) -> list[int]:
+    """Where a list can start, by the first check of each finder of ``_listed_values`` at once: a lead, a colon,
+    a quoted span, a piped word or a parenthesis."""
+    last = len(sentence) - 1
+    return [index for index, token in enumerate(sentence)
+            if token.lower in _LIST_OPENERS or token.kind in ("quoted", "code")
+            or (token.is_word and index < last and sentence[index + 1].text == "|")]
 
 
 def _bare_value_list(text: str, sentence: list[Token]) -> Statement | None:

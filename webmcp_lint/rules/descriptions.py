@@ -121,9 +121,11 @@ def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterat
     if description is None or not properties:
         return
     facts = description.facts
-    repeats = [f"parameter name {_quote(name)}" for name in facts.parameter_names([item.name for item in properties])]
+    names = facts.parameter_names([item.name for item in properties])
+    repeats = [f"parameter name {_quote(name)}" for name in names] if names else []
     # "Returns true or false" describes the result; only a type word used as a type repeats the schema here.
-    repeats += [f"type {_quote(statement.phrase)}" for statement in facts.types if statement.kind != "true/false"]
+    if facts.types:
+        repeats += [f"type {_quote(statement.phrase)}" for statement in facts.types if statement.kind != "true/false"]
     for item in properties:
         values = facts.listed_values(item.enum_values)
         if len(values) >= 2:
@@ -209,8 +211,6 @@ def _undeclared_in_parameter(description: Description, properties: Sequence[Sche
     if item.schema is None or item.schema.open or item.types == {"boolean"}:
         return []
     facts = description.facts
-    if not facts.states_constraints:
-        return []
     moves = []
     if not item.has("enum") and not item.has("const"):
         lists = facts.value_lists or [facts.bare_value_list]
@@ -268,6 +268,8 @@ def constraint_only_in_description(tool: ToolDefinition, project: Project) -> It
     description = tool_description(tool)
     sites = ([description] if description is not None and properties else []) + parameter_descriptions(tool)
     for site in sites:
+        if not site.facts.states_constraints:
+            continue  # most descriptions state no list of values, default or bound
         moves = _undeclared_in_tool(site, properties) if site.owner is None else _undeclared_in_parameter(site, properties)
         if moves:
             subject = "The tool description" if site.owner is None else f"The description of `{site.owner.name}`"
