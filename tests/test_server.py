@@ -221,3 +221,25 @@ def test_an_untitled_buffer_is_linted_as_its_language(in_process_server):
         types.TextDocumentItem("untitled:Untitled-1", "typescriptreact", 1, BAD_LINE))
     language_server.publish("untitled:Untitled-1")
     assert [d.code for d in sent["published"][-1].diagnostics] == ["WM101"]
+
+
+def test_the_server_runs_with_the_cycle_collector_on(monkeypatch):
+    """The program starts with the collector off (right for a run that ends); a server that lints on every
+    keystroke would otherwise keep every model's reference cycles."""
+    import gc
+
+    from click.testing import CliRunner
+
+    from webmcp_lint.commands.server import language_server
+
+    seen = []
+    monkeypatch.setattr(server_module, "serve", lambda: seen.append(gc.isenabled()))
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = CliRunner().invoke(language_server, [])
+    finally:
+        if was_enabled:
+            gc.enable()
+    assert result.exit_code == 0, result.output
+    assert seen == [True]

@@ -44,7 +44,7 @@ from webmcp_lint.source import BinaryFileError, SourceFile
 from webmcp_lint.suppression import AFTER_SUPPRESSIONS, Directive, Selector, mark_file_level
 
 # With the cycle collector off (the CLI), a unit leaves ~0.5 MB of reference cycles (memos kept on their
-# owners, scripts and the index): collected every so many units, a process stays near 150 MB however many it lints.
+# owners, scripts and the index): collected every so many units, a process stays near 220 MB however many it lints.
 UNITS_BETWEEN_COLLECTIONS = 256
 MIN_UNITS_FOR_POOL = 32  # below this, starting worker processes costs more than it saves
 RESULTS_PIPE_SIZE = 1 << 20  # Linux's default pipe-max-size

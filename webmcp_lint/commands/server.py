@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import click
 
 
@@ -11,4 +13,7 @@ def language_server(stdio) -> None:
     """Run the language server (LSP over stdin/stdout) for editors."""
     from webmcp_lint.server import serve  # pygls loads only for the server, not for `--help`
 
+    # The program starts with the cycle collector off (cli.run): right for a run that ends, not for a server
+    # that lints on every keystroke, whose models hold reference cycles (memos kept on their owners).
+    gc.enable()
     serve()
