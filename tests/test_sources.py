@@ -51,6 +51,14 @@ def test_recursive_factory_does_not_hang():
     assert len(flagged_text(code, "WM002")) == 1
 
 
+@pytest.mark.parametrize("code", [
+    'import React from "react";\nconst api = api.useWebMCP;\napi({});\n',  # was a RecursionError: the file's
+    'import * as w from "@mcp-b/react-webmcp";\nconst w2 = w2.x.useWebMCP;\nw2({});\n',  # analysis lost
+])
+def test_an_alias_defined_through_itself_is_no_integration(code):
+    assert kinds(code, "App.jsx") == []
+
+
 LIST = f"const tools = [{TOOL}, {{ ...{TOOL}, name: \"other bad\" }}];\n"
 
 

@@ -31,7 +31,7 @@ def imported_origin(node: Node | None, script: Script, steps: int = MAX_ALIAS_ST
         return None
     if node.type == "member_expression":  # namespace.useWebMCP
         holder = unwrap(node.child_by_field_name("object"))
-        owner = imported_origin(holder, script) if holder is not None and holder.type == "identifier" else None
+        owner = imported_origin(holder, script, steps - 1) if holder is not None and holder.type == "identifier" else None
         if owner is None or owner[1] != "*":
             return None
         return owner[0], text(node.child_by_field_name("property"))
@@ -62,8 +62,8 @@ def _leads_to_no_integration(name: str, script: Script) -> bool:
     neither an integration nor a namespace of an integration's module."""
     known = _origins(script)
     for binding in script.scopes.bindings_of(name):
-        if binding.kind not in ("import", "const", "let", "var") or (binding.kind != "import" and binding.init is None):
-            continue  # _binding_origin answers None without looking further
+        if not _may_have_origin(binding):
+            continue
         key = (binding.name_node.id, MAX_ALIAS_STEPS)
         if key not in known:
             return False
@@ -73,14 +73,19 @@ def _leads_to_no_integration(name: str, script: Script) -> bool:
     return True
 
 
+def _may_have_origin(binding: Binding) -> bool:
+    """An import, or a variable with a value: a parameter, a function or a bare declaration has no origin."""
+    return binding.kind == "import" or (binding.kind in ("const", "let", "var") and binding.init is not None)
+
+
 def _binding_origin(binding: Binding, script: Script, steps: int) -> tuple[str, str] | None:
+    if not _may_have_origin(binding):
+        return None
     if binding.kind == "import":
         module, name = binding.import_source or "", binding.imported_name or "default"
         if is_relative_specifier(module) and script.index is not None:
             return script.index.package_origin(script, module, name) or (module, name)
         return module, name
-    if binding.kind not in ("const", "let", "var") or binding.init is None:
-        return None
     init = unwrap(binding.init)
     if init is not None and _is_require(init):
         arguments = call_arguments(init)
