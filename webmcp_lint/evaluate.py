@@ -186,14 +186,18 @@ def string_value(node: Node) -> str | None:
     """The value of a string literal or a substitution-free template literal."""
     kind = node.type
     if kind == "string":
-        raw = node.text.decode("utf-8", errors="replace")
-        return decode_escapes(raw[1:-1]) if len(raw) >= 2 else ""
+        return literal_text(node)
     if kind == "template_string":
         if any(child.type == "template_substitution" for child in node.named_children):
             return None
-        raw = node.text.decode("utf-8", errors="replace")
-        return decode_escapes(raw[1:-1])
+        return literal_text(node)
     return None
+
+
+def literal_text(node: Node) -> str:
+    """The text between a literal's quotes, its escapes decoded."""
+    raw = node.text.decode("utf-8", errors="replace")
+    return decode_escapes(raw[1:-1]) if len(raw) >= 2 else ""
 
 
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
@@ -294,9 +298,7 @@ class Evaluator:
 
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
-        raw = node.text.decode("utf-8", errors="replace")  # string_value, for a node known to be a string
-        inner = raw[1:-1] if len(raw) >= 2 else ""
-        return inner if inner.isascii() and "\\" not in inner else decode_escapes(inner)  # most have nothing to decode
+        return literal_text(node)
 
     def _number(self, node: Node, depth: int) -> Value:
         number = number_value(node.text.decode())

@@ -1,7 +1,10 @@
 """Name bindings of one file: which declaration an identifier refers to.
 
-Built from the declaration nodes the single walk collected, so resolving an
-identifier is a walk up its ancestors with a dictionary lookup per scope.
+Built from the declaration nodes the single walk collected. A name's
+bindings are made the first time something asks about that name (most
+declared names never are), and an identifier resolves to the innermost scope
+whose byte range holds it, climbing its ancestors only when ranges cannot
+settle it (see ScopeIndex).
 """
 
 from __future__ import annotations

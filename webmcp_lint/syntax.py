@@ -10,6 +10,9 @@ from webmcp_lint.evaluate import TRANSPARENT_KINDS
 from webmcp_lint.scope import FUNCTION_KINDS, ScopeIndex
 
 GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self"})
+# Bytes a call starts with when its callee is wrapped (``(mc).registerTool``, ``(<any>mc).registerTool``): the
+# extractors that pick calls by the bytes they start with keep these calls too.
+WRAPPED_CALLEE_STARTS = frozenset(b"(<")
 
 
 def text(node: Node | None) -> str:

@@ -19,7 +19,7 @@ from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
 from webmcp_lint.project_index import is_relative_specifier
 from webmcp_lint.scope import Binding, pattern_names
-from webmcp_lint.syntax import call_arguments, text, unwrap
+from webmcp_lint.syntax import WRAPPED_CALLEE_STARTS, call_arguments, text, unwrap
 
 MAX_ALIAS_STEPS = 4
 
@@ -157,8 +157,6 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
 
 # Initialisers of a variable that may hold an import: an alias or a namespace member (and require()).
 CALLEE_ALIAS_KINDS = frozenset({"identifier", "member_expression"})
-# Bytes a call starts with when its callee is wrapped (``(f)(x)``, ``(<any>ns).f(x)``), not named first.
-WRAPPED_CALLEE_STARTS = frozenset(b"(<")
 
 
 def _import_reaching_names(script: Script) -> frozenset[str]:

@@ -28,8 +28,8 @@ from webmcp_lint.model import (
     UnresolvedDefinition,
 )
 from webmcp_lint.scope import FUNCTION_KINDS
-from webmcp_lint.syntax import (call_arguments, enclosing_function, is_global_name, reads_property, spelled_nodes,
-                                text, unwrap)
+from webmcp_lint.syntax import (WRAPPED_CALLEE_STARTS, call_arguments, enclosing_function, is_global_name,
+                                reads_property, spelled_nodes, text, unwrap)
 
 
 def reads_model_context(node: Node) -> bool:
@@ -260,8 +260,6 @@ def _may_spell_model_context(data: bytes, start: int, end: int) -> bool:
     return data.find(b"modelContext", start, end) != -1 or data.find(b"\\", start, end) != -1
 
 
-# Bytes a call starts with when its callee is wrapped (``(mc).registerTool``, ``(<any>mc).registerTool``).
-WRAPPED_CALLEE_STARTS = frozenset(b"(<")
 
 
 def _calls_at(script: Script, starts: set[int]) -> list[Node]:
