@@ -66,6 +66,7 @@ def outputs(where: Path, tmp_path: Path, monkeypatch) -> dict[str, str]:
 def write_project(root: Path, files: dict[str, str]) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     return root
 
@@ -289,3 +290,22 @@ def test_with_the_collector_off_units_leave_no_cycles_past_the_collection_interv
     every_unit = cyclic_garbage_left(1)
     assert never > 12 * 100  # each unit leaves cycles behind
     assert every_unit < never / 10  # collected as the run goes
+
+
+SPREAD_PROJECT = {
+    "tools/defs.js": ('export const searchTool = { name: "search", description: "Finds records for the user.",\n'
+                      '  inputSchema: { type: "object", properties: {} },\n'
+                      '  execute: async () => { const r = await fetch("https://api.example.com/x"); return r.json(); } };\n'),
+    "main.js": 'import { searchTool } from "./tools/defs.js";\ndocument.modelContext?.registerTool(searchTool);\n',
+    "page.html": ('<!doctype html><p>é</p>\n<script type="module">\nimport { searchTool } from "./tools/defs.js";\n'
+                  'document.modelContext?.registerTool({ ...searchTool, name: "inline" });\n</script>\n'),
+}
+
+
+def test_a_tool_whose_execute_comes_from_a_module_only_imported_is_checked_in_every_mode(tmp_path, monkeypatch):
+    """page.html's tool takes its execute from defs.js, which no tool of page.html's own unit lives in."""
+    found = outputs(write_project(tmp_path / "app", SPREAD_PROJECT), tmp_path, monkeypatch)
+    assert ("WM605", "page.html", 4) in codes_at(found["in-process"])
+    assert found["parallel"] == found["in-process"]
+    assert found["cold"] == found["in-process"]
+    assert found["warm"] == found["in-process"]

@@ -20,6 +20,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 
 from tree_sitter import Node
 
@@ -1808,12 +1809,17 @@ def execute_function(tool: ToolDefinition) -> Node | None:
 
 
 def _script_holding(node: Node, tool: ToolDefinition, project: Project | None) -> Script | None:
+    """The script whose tree ``node`` is in: the tool's own, a file of the project, or a module only imported
+    (``{ ...importedTool, name }`` takes its execute from a module no tool of the project lives in)."""
     if tool.script is not None and tool.script.holds(node):
         return tool.script  # the usual case, told without climbing to the root (``.parent`` is not cheap)
     root = node
     while root.parent is not None:
         root = root.parent
-    candidates = (script for analysis in project.files for script in analysis.scripts) if project is not None else ()
+    if project is None:
+        return None
+    candidates = chain((script for analysis in project.files for script in analysis.scripts),
+                       project.index.parsed_scripts() if project.index is not None else ())
     return next((script for script in candidates if script is not None and script.tree.root_node == root), None)
 
 

@@ -129,6 +129,10 @@ class ProjectIndex:
         script = self._scripts.get(absolute(source.path))
         return script if script is not None and script.language == language else None
 
+    def parsed_scripts(self) -> Iterator[Script]:
+        """Every whole file this index parsed, linted or only imported."""
+        return (script for script in self._scripts.values() if script is not None)
+
     def module_script(self, path: Path) -> Script | None:
         """The parse of the module at ``path`` (linted or only imported), built at most once."""
         if path in self._scripts:
