@@ -35,9 +35,10 @@ from webmcp_lint.syntax import Worklist
 
 # Blanks before a token are part of its match (a search that fails at each blank costs more), and each
 # alternative starts with the character it needs (lookbehinds come after it): words first, since most tokens are
-# words and no other kind starts with a letter.
+# words and no other kind starts with a letter. No alternative starts with a blank, so giving blanks back never
+# finds a token (a possessive `*+` would say so, but Python 3.10 has none).
 _TOKEN = re.compile(
-    r"[^\S\n]*+(?:"
+    r"[^\S\n]*(?:"
     r"(?P<word>[^\W\d_][\w]*(?:['’.\-][^\W_][\w]*)*)"
     r"|(?P<code>`[^`\n]*`)"
     r"|(?P<quoted>\"[^\"\n]{0,80}\"|“[^”\n]{0,80}”|‘[^’\n]{0,80}’|'(?<![\w']')[^'\n]{1,60}'(?![\w']))"
