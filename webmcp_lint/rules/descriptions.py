@@ -281,7 +281,7 @@ def constraint_only_in_description(tool: ToolDefinition, project: Project) -> It
 @rule("WM304", "uninformative-description", "info", on=TOOLS)
 def uninformative_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     description = tool_description(tool, static_only=True)
-    if description is None or not description.text.strip():
+    if description is None or not description.text or description.text.isspace():
         return
     facts = description.facts
     if facts.has_fewer_words(words.MIN_DESCRIPTION_WORDS):
