@@ -17,7 +17,7 @@ class PerObject(Generic[Owner, Found]):
     The answer is kept in the owner's own ``__dict__``, under a name no other PerObject uses: it lives exactly
     as long as its owner, so it can never serve another object, and it costs one dictionary look-up to
     read (a table keyed by identity needs a weak reference and a finalizer per owner, which cost more
-    than most of the facts). Owners are plain instances (dataclasses without slots)."""
+    than most of the facts). Owners need a ``__dict__`` (JSObject, JSArray and the model classes keep one)."""
 
     def __init__(self, compute: Callable[..., Found]) -> None:
         self._compute = compute
