@@ -945,8 +945,7 @@ class SchemaProperty:
         default = keywords.get("default")
         self.default_text: str | None = None
         if default is not None:
-            value = default.value
-            self.default_text = value if isinstance(value, str) else to_js_string(value)
+            self.default_text = to_js_string(default.value)
         self.bounds: dict[str, float] = {}
         if not _BOUND_KEYWORD_SET.isdisjoint(keywords):
             for key in BOUND_KEYWORDS:
@@ -967,13 +966,8 @@ class SchemaProperty:
 
 
 def _texts(items: list[Element]) -> tuple[str, ...]:
-    """The static string forms of an array's items (``to_js_string``, not called for a string: most are)."""
-    found = []
-    for item in items:
-        text = item.value if isinstance(item.value, str) else to_js_string(item.value)
-        if text is not None:
-            found.append(text)
-    return tuple(found)
+    """The static string forms of an array's items."""
+    return tuple(text for text in map(to_js_string, (item.value for item in items)) if text is not None)
 
 
 def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:

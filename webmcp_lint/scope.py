@@ -75,7 +75,7 @@ class ScopeIndex:
     """
 
     __slots__ = ("_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
-                 "_bindings", "_scopes_by_name", "_facts", "_resolved", "declarator_names", "imported_names")
+                 "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "declarator_names", "imported_names")
 
     def __init__(self) -> None:
         # Per name, its declarations not indexed yet: (order, make, *arguments); make(index, name, *arguments)
@@ -89,8 +89,9 @@ class ScopeIndex:
         self._bindings: dict[tuple[int, str], Binding] = {}
         # Per name, the scopes that bind it: (start byte, end byte, scope node, binding).
         self._scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = {}
-        # What several names of one declaration share (its kind and scope), by the declaration's id.
-        self._facts: dict[int, tuple] = {}
+        # What several names of one declaration share (its kind and scope), by the declaration's id: the binding
+        # makers below work it out for the first name asked about and keep it here.
+        self.shared_facts: dict[int, tuple] = {}
         self._resolved: dict[int, Binding | None] = {}  # resolve's answers, by the identifier's id
         # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern), and import names.
         self.declarator_names: list[tuple[Node, Node]] = []
@@ -103,6 +104,17 @@ class ScopeIndex:
             self._pending[name] = [entry]
         else:
             pending.append(entry)
+
+    def defer_parameter_lists(self, parameter_lists: list[Node]) -> None:
+        """Keep the parameter lists with their texts: a list is walked when a name it spells is asked about."""
+        texts = [params.text or b"" for params in parameter_lists]
+        starts, position = [], 0
+        for text in texts:
+            starts.append(position)
+            position += len(text) + 1
+        self._parameter_lists = list(parameter_lists)
+        self._parameter_starts = starts
+        self._parameter_text = b"\0".join(texts)  # NUL is in no name: no match spans two lists
 
     def _ask(self, name: str) -> None:
         """Index the bindings of ``name``, the first time it is asked about."""
@@ -203,7 +215,7 @@ class ScopeIndex:
         return best[3]
 
     def _climb(self, identifier: Node, name: str) -> Binding | None:
-        self._ask(name)
+        """The binding of ``name`` in the nearest ancestor scope (``_resolve`` has indexed the name)."""
         node = identifier.parent
         while node is not None:
             binding = self._bindings.get((node.id, name))
@@ -334,7 +346,7 @@ def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
                     ((_VARIABLES, next(order)), _variable_binding, identifier, declarator, path))
     parameter_lists = nodes.get("formal_parameters", ())
     if parameter_lists:
-        _defer_parameter_lists(index, parameter_lists)
+        index.defer_parameter_lists(parameter_lists)
     after_parameters = ((_OTHERS, position) for position in count())
     for arrow in nodes.get("arrow_function", ()):
         parameter = arrow.child_by_field_name("parameter")
@@ -366,18 +378,6 @@ _VARIABLES, _PARAMETERS, _OTHERS = range(3)
 _ORDER = itemgetter(0)
 
 
-def _defer_parameter_lists(index: ScopeIndex, parameter_lists: list[Node]) -> None:
-    """Keep the parameter lists with their texts: a list is walked when a name it spells is asked about."""
-    texts = [params.text or b"" for params in parameter_lists]
-    starts, position = [], 0
-    for text in texts:
-        starts.append(position)
-        position += len(text) + 1
-    index._parameter_lists = list(parameter_lists)
-    index._parameter_starts = starts
-    index._parameter_text = b"\0".join(texts)  # NUL is in no name: no match spans two lists
-
-
 def _declare_parameters(index: ScopeIndex, params: Node, position: int) -> None:
     """Declare the names of one parameter list, in its place among all lists."""
     declare = index.declare
@@ -395,21 +395,21 @@ def _declare_parameters(index: ScopeIndex, params: Node, position: int) -> None:
 # How each kind of declaration becomes (scope, Binding) when its name is first asked about; None when it binds nothing.
 def _variable_binding(index: ScopeIndex, name: str, identifier: Node, declarator: Node,
                       path: tuple[str | int, ...]) -> tuple[Node, Binding]:
-    facts = index._facts.get(declarator.id)
+    facts = index.shared_facts.get(declarator.id)
     if facts is None:
         declaration = declarator.parent
         kind = _declaration_kind(declaration)
         scope = _nearest_from(declaration, _VAR_SCOPE_KINDS if kind == "var" else BLOCK_SCOPE_KINDS, declarator)
-        facts = index._facts[declarator.id] = (kind, scope, declarator.child_by_field_name("value"))
+        facts = index.shared_facts[declarator.id] = (kind, scope, declarator.child_by_field_name("value"))
     kind, scope, init = facts
     return scope, Binding(name, kind, identifier, declarator, init, path)
 
 
 def _parameter_binding(index: ScopeIndex, name: str, identifier: Node, parameter: Node, path: tuple[str | int, ...],
                        params: Node) -> tuple[Node, Binding] | None:
-    function = index._facts.get(params.id)
+    function = index.shared_facts.get(params.id)
     if function is None:
-        function = index._facts[params.id] = params.parent
+        function = index.shared_facts[params.id] = params.parent
     if function is None:
         return None
     return function, Binding(name, "param", identifier, parameter, None, path)
