@@ -155,7 +155,8 @@ class RuleRunner:
         self.result = result
 
     def run(self, rule: Rule, where: str, call: Callable[[], Iterable[Finding]]) -> None:
-        """One call of a rule; a crash is a notice at ``where``."""
+        """One call of a rule made by someone else (the late rules after suppressions); a crash is a notice at
+        ``where``."""
         try:
             for finding in call() or ():
                 self.result.diagnostics.append(self._diagnostic(rule, finding))
@@ -219,7 +220,7 @@ def _run_checks(project: Project, rules: Iterable[Rule], runner: RuleRunner) -> 
         elif rule.on == TOOLS:
             runner.run_over(rule, tools, project)
         elif rule.on == PROJECT:
-            runner.run(rule, "<project>", lambda: rule.check(project))
+            runner.run_over(rule, (project,), where="<project>")
 
 
 def finish_diagnostics(project: Project, settings: Settings, result: LintResult, runner: RuleRunner) -> None:
