@@ -6,8 +6,8 @@ Builds two corpora outside the repository (its .gitignore would hide them
 from every linter), in $WEBMCP_LINT_BENCH_DIR or ~/.cache/webmcp-lint-bench: the sources of pinned
 npm packages (a large real codebase that holds no WebMCP code), and 200
 generated WebMCP files (bench/generate.py, seeded). Every figure is the
-median wall time of ``--runs`` runs of a subprocess, with its peak RSS, all in
-one run so the ratios are fair. Writes bench/RESULTS.md.
+median wall time of ``--runs`` runs of a subprocess, with its peak RSS, measured in
+interleaved rounds (every command once per round) so the ratios are fair. Writes bench/RESULTS.md.
 
 ``--setup-tools`` installs the comparison tools into bench/tools/ (npm: eslint,
 @ast-grep/cli; a venv with semgrep). Tools that are not installed are
@@ -112,30 +112,55 @@ def tool_commands(corpus: Path) -> dict[str, list[str] | None]:
     }
 
 
-class ToolFailed(RuntimeError):
-    """A measured command exited with an error: its time would measure nothing."""
+class Measured:
+    """One command of a corpus's table, with what must happen before each of its runs."""
 
+    def __init__(self, label: str, command: list[str] | None, before_each=None, cwd: Path | None = None) -> None:
+        self.label, self.command, self.before_each, self.cwd = label, command, before_each, cwd
+        self.times: list[float] = []
+        self.peak = 0  # KiB
+        self.failure: str | None = None
 
-def measure(command: list[str], runs: int, env: dict[str, str] | None = None,
-            before_each=None, cwd: Path | None = None) -> tuple[float, float, int]:
-    """Median and minimum seconds and peak RSS (KiB) over ``runs`` runs (exit 0 or 1 = findings, else failed)."""
-    times = []
-    peak = 0
-    for _ in range(runs):
-        if before_each is not None:
-            before_each()
+    def run_once(self) -> None:
+        if self.failure is not None or self.command is None:
+            return
+        if self.before_each is not None:
+            self.before_each()
         with tempfile.NamedTemporaryFile("r") as rss:
             start = time.perf_counter()
-            completed = subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, *command],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
-            times.append(time.perf_counter() - start)
-            if completed.returncode not in (0, 1):
-                raise ToolFailed(f"exit {completed.returncode}: {completed.stderr.decode(errors='replace')[-300:]}")
+            completed = subprocess.run(["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, *self.command],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.cwd)
+            elapsed = time.perf_counter() - start
+            if completed.returncode not in (0, 1):  # 1: findings
+                self.failure = f"exit {completed.returncode}: {completed.stderr.decode(errors='replace')[-300:]}"
+                return
+            self.times.append(elapsed)
             try:
-                peak = max(peak, int(rss.read().strip().splitlines()[-1]))
+                self.peak = max(self.peak, int(rss.read().strip().splitlines()[-1]))
             except (ValueError, IndexError):
                 pass
-    return statistics.median(times), min(times), peak
+
+    def row(self) -> tuple[str, float, float, int]:
+        if self.command is None:
+            return (f"{self.label}: not installed", float("nan"), float("nan"), 0)
+        if self.failure is not None or not self.times:
+            return (f"{self.label}: failed", float("nan"), float("nan"), 0)
+        return (self.label, statistics.median(self.times), min(self.times), self.peak)
+
+
+def measure_in_rounds(measured: list[Measured], runs: int) -> list[tuple[str, float, float, int]]:
+    """Median and minimum wall seconds and peak RSS of each command over ``runs`` rounds.
+
+    Each round runs every command once, in table order, so a machine whose speed drifts during the
+    benchmark (a shared or throttled host) slows the floors and the linters alike and the ratios stay fair.
+    """
+    for _ in range(runs):
+        for entry in measured:
+            entry.run_once()
+    for entry in measured:
+        if entry.failure is not None:
+            print(f"{entry.label} failed: {entry.failure}", file=sys.stderr)
+    return [entry.row() for entry in measured]
 
 
 def corpus_size(path: Path) -> tuple[int, int]:
@@ -150,24 +175,18 @@ def bench_corpus(name: str, corpus: Path, runs: int) -> list[tuple[str, float, f
     cache = Path(tempfile.mkdtemp(prefix="webmcp-lint-cache-"))
     lint = [PYTHON, "-m", "webmcp_lint", "check", str(corpus), "--format", "json", "--exit-zero"]
     has_cache = "--no-cache" in subprocess.run([*lint[:4], "--help"], capture_output=True, text=True).stdout
-    rows = []
-    for label, mode in (("read floor", "read"), ("read + prefilter floor", "prefilter"), ("parse floor (1 process)", "parse")):
-        rows.append((label, *measure([PYTHON, str(HERE / "floors.py"), mode, str(corpus)], runs)))
-    if has_cache:
-        rows.append(("webmcp-lint cold", *measure([*lint, "--cache-dir", str(cache)], runs,
-                                                  before_each=lambda: shutil.rmtree(cache, ignore_errors=True))))
-        rows.append(("webmcp-lint warm (cache)", *measure([*lint, "--cache-dir", str(cache)], runs)))
+    measured = [Measured(label, [PYTHON, str(HERE / "floors.py"), mode, str(corpus)])
+                for label, mode in (("read floor", "read"), ("read + prefilter floor", "prefilter"),
+                                    ("parse floor (1 process)", "parse"))]
+    if has_cache:  # each warm run follows a cold one, which fills the cache it reads
+        measured.append(Measured("webmcp-lint cold", [*lint, "--cache-dir", str(cache)],
+                                 before_each=lambda: shutil.rmtree(cache, ignore_errors=True)))
+        measured.append(Measured("webmcp-lint warm (cache)", [*lint, "--cache-dir", str(cache)]))
     else:
-        rows.append(("webmcp-lint (no cache yet)", *measure(lint, runs)))
-    for label, command in tool_commands(corpus).items():
-        if command is None:
-            rows.append((f"{label}: not installed", float("nan"), float("nan"), 0))
-            continue
-        try:  # from inside the corpus: ESLint only lints files under its base path
-            rows.append((label, *measure(command, runs, cwd=corpus)))
-        except ToolFailed as failure:
-            print(f"{label} failed: {failure}", file=sys.stderr)
-            rows.append((f"{label}: failed", float("nan"), float("nan"), 0))
+        measured.append(Measured("webmcp-lint (no cache yet)", lint))
+    for label, command in tool_commands(corpus).items():  # from inside the corpus: ESLint only lints files there
+        measured.append(Measured(label, command, cwd=corpus))
+    rows = measure_in_rounds(measured, runs)
     shutil.rmtree(cache, ignore_errors=True)
     return rows
 
