@@ -15,13 +15,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webmcp_lint.diagnostics import Severity
 from webmcp_lint.discovery import DEFAULT_EXCLUDED_DIRS
 from webmcp_lint.engine import DEFAULT_MAX_FILE_SIZE, Settings
+from webmcp_lint.record import HashedRecord, Record
 from webmcp_lint.rules import Rule, all_rules
 from webmcp_lint.selection import SelectorError, expand
 from webmcp_lint.suggest import closest, did_you_mean
@@ -41,12 +41,15 @@ class ConfigError(ValueError):
     """A configuration mistake, already worded as ``file:line: message``."""
 
 
-@dataclass(frozen=True)
-class Exclusion:
+class Exclusion(HashedRecord):
     """gitignore-style patterns, matched relative to ``root`` (the config file's directory)."""
 
-    patterns: tuple[str, ...]
-    root: Path
+    __slots__ = ("patterns", "root")
+    _compared = __slots__
+
+    def __init__(self, patterns: tuple[str, ...], root: Path) -> None:
+        self.patterns = patterns
+        self.root = root
 
     @property
     def spec(self) -> pathspec.PathSpec:
@@ -57,38 +60,48 @@ class Exclusion:
         return self.spec.match_file(relative + ("/" if is_dir else ""))
 
 
-@dataclass(frozen=True)
-class PerFileIgnore:
+class PerFileIgnore(HashedRecord):
     """A ``per-file-ignores`` entry: the codes turned off in files matching ``pattern`` (relative to ``root``)."""
 
-    pattern: str
-    codes: frozenset[str]
-    root: Path
+    __slots__ = ("pattern", "codes", "root")
+    _compared = __slots__
+
+    def __init__(self, pattern: str, codes: frozenset[str], root: Path) -> None:
+        self.pattern = pattern
+        self.codes = codes
+        self.root = root
 
     def matches(self, path: Path) -> bool:
         return _spec((self.pattern,)).match_file(_relative(path, self.root))
 
 
-@dataclass
-class RuleLayer:
+class RuleLayer(Record):
     """One source of rule selection (the file, then the command line), in Ruff's model."""
 
-    select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
+    __slots__ = ("select", "extend_select", "ignore")
+    _compared = __slots__
+
+    def __init__(self, select: list[str] | None = None, extend_select: list[str] | None = None,
+                 ignore: list[str] | None = None) -> None:
+        self.select = select
+        self.extend_select = [] if extend_select is None else extend_select
+        self.ignore = [] if ignore is None else ignore
 
 
-@dataclass
-class Config:
+class Config(Record):
     """What a config file says, resolved to rules and paths."""
 
-    path: Path | None = None
-    rules: RuleLayer = field(default_factory=RuleLayer)
-    fail_on: Severity | None = None
-    max_file_size: int | None = None
-    severity_overrides: dict[str, Severity] = field(default_factory=dict)
-    per_file_ignores: list[PerFileIgnore] = field(default_factory=list)
-    exclusion: Exclusion | None = None
+    __slots__ = ("path", "rules", "fail_on", "max_file_size", "severity_overrides", "per_file_ignores", "exclusion")
+    _compared = __slots__
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self.rules = RuleLayer()
+        self.fail_on: Severity | None = None
+        self.max_file_size: int | None = None
+        self.severity_overrides: dict[str, Severity] = {}
+        self.per_file_ignores: list[PerFileIgnore] = []
+        self.exclusion: Exclusion | None = None
 
 
 def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 
+from webmcp_lint.record import HashedRecord, Record
 from webmcp_lint.source import SourceFile
 
 
@@ -18,34 +18,43 @@ class Severity(str, enum.Enum):
         return {"error": 3, "warning": 2, "info": 1}[self.value]
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(HashedRecord):
     """Replace bytes [start, end) with ``text``."""
 
-    start: int
-    end: int
-    text: str
+    __slots__ = ("start", "end", "text")
+    _compared = __slots__
+
+    def __init__(self, start: int, end: int, text: str) -> None:
+        self.start = start
+        self.end = end
+        self.text = text
 
 
-@dataclass(frozen=True)
-class Fix:
-    applicability: str  # "safe" | "unsafe"
-    edits: tuple[Edit, ...]
-    description: str = ""
+class Fix(HashedRecord):
+    __slots__ = ("applicability", "edits", "description")
+    _compared = __slots__
+
+    def __init__(self, applicability: str, edits: tuple[Edit, ...], description: str = "") -> None:
+        self.applicability = applicability  # "safe" | "unsafe"
+        self.edits = edits
+        self.description = description
 
 
-@dataclass
-class Diagnostic:
-    code: str
-    slug: str
-    severity: Severity
-    message: str
-    source: SourceFile
-    start: int
-    end: int
-    tool_name: str | None = None
-    fix: Fix | None = None
-    extra: dict = field(default_factory=dict)
+class Diagnostic(Record):
+    __slots__ = ("code", "slug", "severity", "message", "source", "start", "end", "tool_name", "fix")
+    _compared = __slots__
+
+    def __init__(self, code: str, slug: str, severity: Severity, message: str, source: SourceFile, start: int,
+                 end: int, tool_name: str | None = None, fix: Fix | None = None) -> None:
+        self.code = code
+        self.slug = slug
+        self.severity = severity
+        self.message = message
+        self.source = source
+        self.start = start
+        self.end = end
+        self.tool_name = tool_name
+        self.fix = fix
 
     @property
     def path(self) -> str:

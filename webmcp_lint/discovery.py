@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from webmcp_lint.embedded import EMBEDDING_SUFFIXES
+from webmcp_lint.record import Record
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 
 if TYPE_CHECKING:
@@ -22,24 +22,30 @@ DEFAULT_EXCLUDED_DIRS = frozenset({
 LINTED_SUFFIXES = frozenset(SCRIPT_LANGUAGE_BY_SUFFIX) | EMBEDDING_SUFFIXES
 
 
-@dataclass
-class Skip:
+class Skip(Record):
     """A file or directory left out, and why (reported as a notice)."""
 
-    path: str
-    reason: str
+    __slots__ = ("path", "reason")
+    _compared = __slots__
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
 
 
-@dataclass
-class Discovery:
+class Discovery(Record):
     """What the command-line paths expand to: the files to lint (those named explicitly too), the skips, the missing."""
 
-    files: list[Path] = field(default_factory=list)
-    explicit: set[Path] = field(default_factory=set)
-    skipped: list[Skip] = field(default_factory=list)
-    skipped_dirs: list[Skip] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    resolved: dict[Path, Path] = field(default_factory=dict)  # walked files: the resolved path the walk worked out
+    __slots__ = ("files", "explicit", "skipped", "skipped_dirs", "missing", "resolved")
+    _compared = __slots__
+
+    def __init__(self) -> None:
+        self.files: list[Path] = []
+        self.explicit: set[Path] = set()
+        self.skipped: list[Skip] = []
+        self.skipped_dirs: list[Skip] = []
+        self.missing: list[str] = []
+        self.resolved: dict[Path, Path] = {}  # walked files: the resolved path the walk worked out
 
     def display_path(self, path: Path) -> str:
         """``display_path(path)`` without resolving a walked file a second time."""

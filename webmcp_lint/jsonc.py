@@ -9,10 +9,10 @@ It is iterative: a deeply nested file cannot exhaust Python's stack here.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from webmcp_lint.record import Record
 from webmcp_lint.source import BinaryFileError, SourceFile
 
 KeyPath = tuple[str | int, ...]
@@ -23,13 +23,16 @@ class JsonError(ValueError):
     """The text is not JSON even with comments and trailing commas allowed."""
 
 
-@dataclass
-class JsonDocument:
+class JsonDocument(Record):
     """A parsed JSON file: its source (for findings), its value, and the byte span of each key."""
 
-    source: SourceFile
-    value: Any
-    key_spans: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+    __slots__ = ("source", "value", "key_spans")
+    _compared = __slots__
+
+    def __init__(self, source: SourceFile, value: Any, key_spans: dict[KeyPath, tuple[int, int]] | None = None) -> None:
+        self.source = source
+        self.value = value
+        self.key_spans = {} if key_spans is None else key_spans
 
     def get(self, *path: str) -> Any:
         """The value at ``path`` of nested objects, or None."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import bisect
 import codecs
-from dataclasses import InitVar, dataclass, field
 from itertools import accumulate
 from pathlib import Path
+
+from webmcp_lint.record import Record
 
 BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -44,20 +45,21 @@ def decode(raw: bytes) -> tuple[str, str]:
         return raw.decode("latin-1"), "latin-1"
 
 
-@dataclass
-class SourceFile:
+class SourceFile(Record):
     """A file's text with its position index (built lazily, once)."""
 
-    path: Path
-    display_path: str
-    text: str
-    encoding: str = "utf-8"
-    data: bytes = field(init=False, repr=False)
-    _line_starts: list[int] | None = field(default=None, init=False, repr=False)
-    utf8: InitVar[bytes | None] = None  # the text's UTF-8 bytes when the caller has them (no second encoding)
+    __slots__ = ("path", "display_path", "text", "encoding", "data", "_line_starts")
+    _compared = ("path", "display_path", "text", "encoding")  # data and the line index follow from the text
 
-    def __post_init__(self, utf8: bytes | None) -> None:
-        self.data = utf8 if utf8 is not None else self.text.encode("utf-8", errors="surrogatepass")
+    def __init__(self, path: Path, display_path: str, text: str, encoding: str = "utf-8",
+                 utf8: bytes | None = None) -> None:
+        """``utf8``: the text's UTF-8 bytes when the caller has them (no second encoding)."""
+        self.path = path
+        self.display_path = display_path
+        self.text = text
+        self.encoding = encoding
+        self.data = utf8 if utf8 is not None else text.encode("utf-8", errors="surrogatepass")
+        self._line_starts: list[int] | None = None
 
     @classmethod
     def from_bytes(cls, path: Path, display_path: str, raw: bytes) -> "SourceFile":

@@ -17,13 +17,13 @@ Matching runs after every rule has reported and before WM003
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Diagnostic
 from webmcp_lint.model import FileAnalysis, Project
+from webmcp_lint.record import Record
 from webmcp_lint.rules import all_rules
 from webmcp_lint.selection import SelectorError, expand
 from webmcp_lint.source import SourceFile
@@ -43,27 +43,34 @@ AFTER_SUPPRESSIONS = "after-suppressions"
 _COMMENT_DELIMITERS = (("<!--", "-->"), ("/*", "*/"), ("//", ""))
 
 
-@dataclass
-class Selector:
+class Selector(Record):
     """One rule reference in a directive; ``codes`` is empty when it names no rule."""
 
-    text: str
-    codes: frozenset[str]
-    suggestion: str | None = None
-    used: bool = False
+    __slots__ = ("text", "codes", "suggestion", "used")
+    _compared = __slots__
+
+    def __init__(self, text: str, codes: frozenset[str], suggestion: str | None = None, used: bool = False) -> None:
+        self.text = text
+        self.codes = codes
+        self.suggestion = suggestion
+        self.used = used
 
 
-@dataclass
-class Directive:
+class Directive(Record):
     """One suppression comment and, after matching, what it suppressed."""
 
-    kind: str  # one of DIRECTIVE_KINDS, or the misspelled word
-    source: SourceFile
-    start: int
-    end: int
-    selectors: list[Selector] = field(default_factory=list)
-    file_level: bool = False
-    suppressed: int = 0
+    __slots__ = ("kind", "source", "start", "end", "selectors", "file_level", "suppressed")
+    _compared = __slots__
+
+    def __init__(self, kind: str, source: SourceFile, start: int, end: int, selectors: list[Selector] | None = None,
+                 file_level: bool = False, suppressed: int = 0) -> None:
+        self.kind = kind  # one of DIRECTIVE_KINDS, or the misspelled word
+        self.source = source
+        self.start = start
+        self.end = end
+        self.selectors = [] if selectors is None else selectors
+        self.file_level = file_level
+        self.suppressed = suppressed
 
     @property
     def known(self) -> bool:

@@ -16,33 +16,40 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from webmcp_lint.diagnostics import Severity
+from webmcp_lint.record import HashedRecord
 
 TOOLS = "tools"
 FILES = "files"
 PROJECT = "project"
 
 
-@dataclass(frozen=True)
-class NodeKinds:
-    kinds: frozenset[str]
+class NodeKinds(HashedRecord):
+    __slots__ = ("kinds",)
+    _compared = __slots__
+
+    def __init__(self, kinds: frozenset[str]) -> None:
+        self.kinds = kinds
 
 
 def nodes(*kinds: str) -> NodeKinds:
     return NodeKinds(frozenset(kinds))
 
 
-@dataclass(frozen=True)
-class Rule:
-    code: str
-    slug: str
-    severity: Severity
-    fix: str  # none | safe | unsafe
-    on: object
-    check: Callable[..., Iterable]
+class Rule(HashedRecord):
+    __slots__ = ("code", "slug", "severity", "fix", "on", "check")
+    _compared = __slots__
+
+    def __init__(self, code: str, slug: str, severity: Severity, fix: str, on: object,
+                 check: Callable[..., Iterable]) -> None:
+        self.code = code
+        self.slug = slug
+        self.severity = severity
+        self.fix = fix  # none | safe | unsafe
+        self.on = on
+        self.check = check
 
 
 REGISTRY: dict[str, Rule] = {}
