@@ -17,7 +17,6 @@ repeats) and WM303 (the prose states a constraint the schema lacks).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 from typing import Iterable, Sequence
@@ -28,6 +27,7 @@ from webmcp_lint import vocabulary as words
 from webmcp_lint.evaluate import Element, JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
 from webmcp_lint.model import ToolDefinition
 from webmcp_lint.memo import PerObject, built_once
+from webmcp_lint.record import Record
 from webmcp_lint.schema import walk_schema
 from webmcp_lint.syntax import Worklist
 
@@ -49,7 +49,7 @@ _TOKEN = re.compile(
 _INNER_CAPITAL = re.compile(r"[a-z0-9][A-Z]")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "approx", "incl", "cf"})
 SENTENCE_ENDS = frozenset({".", "!", "?", ";", "\n"})
-_QUOTATION_MARK = re.compile("[`\"“‘']")  # what quoted and backticked tokens start with
+_QUOTATION_MARKS = "`\"“‘'"  # what quoted and backticked tokens start with
 _DIGIT = re.compile(r"\d")  # what number tokens hold
 _LOWER = attrgetter("lower")
 
@@ -172,14 +172,17 @@ class Cues:
         return False
 
 
-@dataclass
-class Statement:
+class Statement(Record):
     """Something a description says: the quoted phrase, and the values it names."""
 
-    phrase: str
-    values: list[str] = field(default_factory=list)
-    kind: str = ""  # bounds: "min" | "max" | "range"; types: the type word, or "true/false" for spelled-out values
-    unit: str | None = None
+    __slots__ = ("phrase", "values", "kind", "unit")
+    _compared = __slots__
+
+    def __init__(self, phrase: str, values: list[str], kind: str = "", unit: str | None = None) -> None:
+        self.phrase = phrase
+        self.values = values
+        self.kind = kind  # bounds: "min" | "max" | "range"; types: the type word, or "true/false" for spelled-out values
+        self.unit = unit
 
 
 class DescriptionFacts:
@@ -202,7 +205,7 @@ class DescriptionFacts:
     @built_once
     def quotes(self) -> bool:
         """The text has a quoted or backticked span (most have none, nor any quotation mark)."""
-        return _QUOTATION_MARK.search(self.text) is not None \
+        return any(mark in self.text for mark in _QUOTATION_MARKS) \
             and any(token.kind in ("quoted", "code") for token in self.tokens)
 
     @built_once

@@ -6,7 +6,6 @@ tool; imperative and framework tools have none and are skipped.
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from webmcp_lint.declarative import FormField, FormTool, group_description
@@ -25,7 +24,6 @@ SENSITIVE_AUTOCOMPLETE = frozenset({
 PAYMENT_NAME_WORDS = frozenset({"cvv", "cvv2", "cvc", "csc", "iban", "cardnumber", "ccnumber", "ccv"})
 PAYMENT_NAME_PAIRS = frozenset({("card", "number"), ("credit", "card"), ("debit", "card"), ("cc", "number"),
                                 ("security", "code"), ("card", "cvc"), ("card", "expiry"), ("account", "number")})
-_URL_TAIL = re.compile(r"[?#]")
 
 
 def _label(tool: ToolDefinition) -> str:
@@ -139,7 +137,7 @@ def _consequential_action_path(action: str) -> str | None:
     """The consequential action a form's action path names, read segment by segment from the end, extensions
     dropped: "/checkout/confirm" -> "checkout". A noun-like verb counts only as the last segment: "/cart/order"
     orders, "/order/track" tracks."""
-    path = _URL_TAIL.split(action, 1)[0]
+    path = action.split("?", 1)[0].split("#", 1)[0]  # before the query or the fragment, whichever comes first
     segments = [segment.split(".", 1)[0] for segment in path.split("://", 1)[-1].split("/")]
     if "://" in path:
         segments = segments[1:]  # the host

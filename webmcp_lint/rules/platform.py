@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.extract.imperative import model_context_kind
+from webmcp_lint.memo import PerObject
 from webmcp_lint.model import FileAnalysis, Finding, Script, finding_at
 from webmcp_lint.rules import FILES, nodes, rule
 from webmcp_lint.scope import FUNCTION_KINDS
@@ -394,14 +395,20 @@ MOVED_FROM_WINDOW = ("toolactivated", "toolcancel")
 
 
 @rule("WM107", "unknown-model-context-event", "error", on=nodes("call_expression", "assignment_expression"))
-def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]:
+def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding] | None:
+    """Every call and assignment of a file comes here, and few calls go further: a plain function (no generator
+    made per call) that hands the engine the findings of a listener call or of an assignment."""
     if node.type == "call_expression":
-        yield from _event_listener_findings(node, script)
-        return
+        return _event_listener_findings(node, script) if node.id in listener_calls(script) else None
     target = unwrap(node.child_by_field_name("left"))
     handler = member_name(target) if target is not None else None
     if handler is None or not handler.startswith("on"):
-        return
+        return None
+    return _handler_findings(target, handler, script)
+
+
+def _handler_findings(target: Node, handler: str, script: Script) -> Iterator[Finding]:
+    """``modelContext.onfoo = ...`` (no such handler) and ``window.ontoolcancel = ...`` (moved)."""
     receiver = target.child_by_field_name("object")
     event = handler[2:]
     if model_context_kind(receiver, script) is not None and event not in MODEL_CONTEXT_EVENTS:
@@ -414,9 +421,8 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterator[Finding]
 
 
 def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
-    """Every call of a file comes here: only those where the text spells ``addEventListener`` go further."""
-    if call.id not in script.once(_listener_calls, lambda: _listener_calls(script)):
-        return
+    """A call where the text spells ``addEventListener``: on the model context, an event it never fires; on
+    window, an event that moved to the model context."""
     callee = unwrap(call.child_by_field_name("function"))
     if callee is None:
         return
@@ -458,6 +464,9 @@ def _listener_calls(script: Script) -> frozenset[int]:
         if node is not None:
             calls.add(node.id)
     return frozenset(calls)
+
+
+listener_calls = PerObject(_listener_calls)
 
 
 def _is_window(node: Node | None, script: Script) -> bool:

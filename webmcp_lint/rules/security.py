@@ -26,7 +26,7 @@ from webmcp_lint.memo import PerObject
 from webmcp_lint.execute import execute_of
 from webmcp_lint.model import FileAnalysis, Finding, Project, SourceKind, ToolDefinition, finding_at
 from webmcp_lint.origins import origin_problem
-from webmcp_lint.pattern_openings import match_openings
+from webmcp_lint.pattern_openings import GuardedPatterns
 from webmcp_lint.project_index import absolute
 from webmcp_lint.provenance import non_static_parts
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, rule
@@ -297,11 +297,9 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
                                      "the agent: remove it.")
 
 
-# Each pattern with the texts one of which its matches start with (None: no such texts). A description holds
-# the openings of few patterns, and looking for all the openings once costs less than one search.
-AGENT_INSTRUCTIONS = tuple((re.compile(pattern), match_openings(pattern))
-                           for pattern in words.AGENT_INSTRUCTION_PATTERNS)
-INSTRUCTION_OPENINGS = frozenset().union(*(openings for _, openings in AGENT_INSTRUCTIONS if openings is not None))
+# A description holds the openings of few patterns, and looking for all the openings once costs less than one
+# search; the patterns are parsed on the first description, and each compiled only when some text calls for it.
+AGENT_INSTRUCTIONS = GuardedPatterns(words.AGENT_INSTRUCTION_PATTERNS)
 
 
 @lru_cache(maxsize=4096)
@@ -310,14 +308,8 @@ def agent_instruction(text: str) -> str | None:
 
     Remembered per text: tools repeat descriptions, and each one is matched against many patterns."""
     lowered = re.sub(r"\s+", " ", text.lower().replace("\u2019", "'"))
-    present = {opening for opening in INSTRUCTION_OPENINGS if opening in lowered}
-    for pattern, openings in AGENT_INSTRUCTIONS:
-        if openings is not None and openings.isdisjoint(present):
-            continue  # none of the texts its matches start with is there
-        match = pattern.search(lowered)
-        if match is not None:
-            return _matched_text(text, lowered, match)
-    return None
+    match = AGENT_INSTRUCTIONS.first_match(lowered)
+    return _matched_text(text, lowered, match) if match is not None else None
 
 
 def _matched_text(original: str, lowered: str, match: re.Match[str]) -> str:
