@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import os
 import sys
 import time
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from webmcp_lint import cache as cache_module
 from webmcp_lint import units
 from webmcp_lint.cli import main
 
@@ -183,18 +186,91 @@ def test_editing_a_file_or_the_factory_it_imports_invalidates_its_entry(tmp_path
     assert report_text == check_json(root, "--no-cache", report=report)
 
 
-def test_a_corrupt_entry_is_linted_again(tmp_path, monkeypatch):
+def cache_file(cache: Path) -> Path:
+    """The one file a run over one project with one set of settings writes."""
+    written = list(cache.glob("*/*.cache"))
+    assert len(written) == 1, written
+    return written[0]
+
+
+def test_a_corrupt_cache_file_is_linted_again(tmp_path, monkeypatch):
     root = write_project(tmp_path / "app", PROJECT)
     monkeypatch.chdir(root)
     cache, report = tmp_path / "cache", tmp_path / "report.json"
     cold = check_json(root, "--cache-dir", str(cache), report=report)
-    entries = sorted(cache.glob("*/*.json"))
-    assert entries
-    for number, entry in enumerate(entries):
-        entry.write_text(["{not json", "[]", '{"looked_at": 3}', '{"looked_at": {}, "diagnostics": [["x"]]}'][
-            number % 4] if number % 5 else "")
+    stored = cache_file(cache).read_bytes()
+    slots = cache_module.read_slots(cache_file(cache))
+    assert slots
+    for damaged in (b"", stored[:len(stored) // 2], stored[:-1] + bytes([stored[-1] ^ 1]), b"{not marshal",
+                    stored.replace(cache_module.FILE_HEADER, b"webmcp-lint cache 0\n")):
+        cache_file(cache).write_bytes(damaged)
+        assert check_json(root, "--cache-dir", str(cache), report=report) == cold
+        assert cache_module.read_slots(cache_file(cache)) == slots  # written again, whole
+
+
+def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monkeypatch):
+    """A file that reads (its digest holds) but whose entries are not what this version writes: each a miss."""
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    cold = check_json(root, "--cache-dir", str(cache), report=report)
+    path = cache_file(cache)
+    slots = cache_module.read_slots(path)
+    malformed = [[], 3, (None, {}), {"looked_at": 3}, {"looked_at": {}, "diagnostics": [["x"]]}]
+    for number, slot in enumerate(sorted(slots)):
+        key, entry = slots[slot]
+        slots[slot] = (key, malformed[number % len(malformed)])
+    payload = marshal.dumps(slots)
+    path.write_bytes(cache_module.FILE_HEADER + hashlib.sha256(payload).digest() + payload)
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
+
+
+def test_one_entry_per_file_replaced_when_it_changes_and_dropped_when_it_is_deleted(tmp_path, monkeypatch):
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+
+    def slots() -> list[str]:
+        return sorted(Path(slot).name for slot in cache_module.read_slots(cache_file(cache)))
+
+    check_json(root, "--cache-dir", str(cache), report=report)
+    first = slots()
+    assert first == sorted(["", "app.js", "booking.js", "extra.js", "factory.js", "reader.js"])  # "": the pages
+    for version in range(3):
+        (root / "extra.js").write_text(PROJECT["extra.js"] + f"// version {version}\n")
+        check_json(root, "--cache-dir", str(cache), report=report)
+    assert slots() == first
+    (root / "extra.js").unlink()
+    check_json(root, "--cache-dir", str(cache), report=report)
+    assert slots() == [name for name in first if name != "extra.js"]
+
+
+def test_a_warm_run_does_not_write_and_a_partial_run_keeps_the_other_files_entries(tmp_path, monkeypatch):
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    cold = check_json(root, "--cache-dir", str(cache), report=report)
+    written = cache_file(cache).stat()
+    assert check_json(root, "--cache-dir", str(cache), report=report) == cold
+    assert (cache_file(cache).stat().st_ino, cache_file(cache).stat().st_mtime_ns) == (
+        written.st_ino, written.st_mtime_ns)
+
+    (root / "extra.js").write_text(PROJECT["extra.js"] + "// edited\n")
+    result = CliRunner().invoke(main, ["check", "extra.js", "--format", "json", "--exit-zero", "-o", str(report),
+                                       "--cache-dir", str(cache)])
+    assert result.exit_code == 0, result.output
+    assert len(cache_module.read_slots(cache_file(cache))) == len(PROJECT)  # the units' entries and the pages'
+
+    expected = check_json(root, "--no-cache", report=report)
+    real_lint_unit = units.lint_unit
+
+    def only_the_edited_file(run, source):
+        assert source.path.name == "extra.js", f"{source.path} was linted again"
+        return real_lint_unit(run, source)
+
+    monkeypatch.setattr(units, "lint_unit", only_the_edited_file)
+    assert check_json(root, "--cache-dir", str(cache), report=report) == expected
 
 
 def test_the_cache_is_tagged_and_no_cache_writes_nothing(tmp_path, monkeypatch):
@@ -207,7 +283,7 @@ def test_the_cache_is_tagged_and_no_cache_writes_nothing(tmp_path, monkeypatch):
     assert (root / ".webmcp_lint_cache" / "CACHEDIR.TAG").read_text().startswith(
         "Signature: 8a477f597d28d172789f06886806bc55")
     assert (root / ".webmcp_lint_cache" / ".gitignore").read_text() == "*\n"
-    assert list((root / ".webmcp_lint_cache").glob("*/*.json"))
+    assert cache_file(root / ".webmcp_lint_cache")
 
 
 def test_the_text_report_does_not_mention_the_cache_it_created(tmp_path, monkeypatch):

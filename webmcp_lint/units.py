@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Generator, Iterator, NoReturn
 
 from webmcp_lint import __version__
-from webmcp_lint.cache import Cache, digest
+from webmcp_lint.cache import PROJECT_SLOT, Cache, digest
 from webmcp_lint.diagnostics import Diagnostic, Edit, Fix, Severity
 from webmcp_lint.engine import (LintResult, Notice, Settings, adopt_imported_scripts, RuleRunner, analyze_source,
                                 build_project, finish_diagnostics, run_checks, subscribed_kinds)
@@ -64,8 +64,7 @@ class _Run:
     settings: Settings
     kinds: frozenset[str]
     check: "_Validator"
-    cache: Cache | None  # each unit's entry is stored where it is computed, so workers write in parallel
-    keys: list[str]  # the cache key of each unit (none without a cache)
+    cache: Cache | None  # whether entries record what they looked at
     facts: FileFacts = field(default_factory=FileFacts)  # shared by the units' indexes
     linted: int = 0  # units this process has linted (each forked worker counts its own)
 
@@ -87,32 +86,39 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     global _RUN
     by_path = {absolute(source.path): source for source in sources}
     units = [source for source in sources if may_hold_webmcp(source.data)]
-    cache = Cache(cache_dir) if cache_dir is not None else None
     check = _Validator(by_path)
     files = _Files(by_path)
-    settings_key = settings_digest(settings) if cache else ""  # keys and digests only matter to a cache
-    keys = [digest(settings_key, "unit", str(absolute(unit.path)), unit.display_path, check.digest(unit))
-            for unit in units] if cache else []
-    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache, keys)
-    outcomes = [check.cached(cache.load(key), files, unit) for key, unit in zip(keys, units)] if cache \
-        else [None] * len(units)
+    with_cache = cache_dir is not None and bool(units)  # no unit, nothing to read or write
+    settings_key = settings_digest(settings) if with_cache else ""  # keys only matter to a cache
+    cache = Cache(cache_dir, settings_key) if with_cache else None
+    slots = [str(absolute(unit.path)) for unit in units] if cache else []
+    keys = [digest(settings_key, "unit", slot, unit.display_path, check.digest(unit))
+            for slot, unit in zip(slots, units)] if cache else []
+    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache)
+    outcomes = [check.cached(cache.load(slot, key), files, unit) for slot, key, unit in zip(slots, keys, units)] \
+        if cache else [None] * len(units)
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     _RUN = run
     try:
         for position, entry in _computed(missing, jobs):
             outcomes[position] = _Outcome.of(entry, files, units[position])
+            if cache:
+                check.complete(entry)
+                cache.store(slots[position], keys[position], entry)
         project = None
         if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
             project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
-            project = check.cached(cache.load(project_key), files, None) if cache else None
+            project = check.cached(cache.load(PROJECT_SLOT, project_key), files, None) if cache else None
             if project is None:
                 entry = _page_pass(run)
                 project = _Outcome.of(entry, files, None)
                 if cache:
                     check.complete(entry)
-                    cache.store(project_key, entry)
+                    cache.store(PROJECT_SLOT, project_key, entry)
     finally:
         _RUN = None
+    if cache:
+        cache.save()
     result.files_checked += len(sources)
     _merge(run, outcomes, project, result)
     return result
@@ -252,15 +258,12 @@ def _pages_span_files(run: _Run, outcomes: list[_Outcome]) -> bool:
 
 
 def _lint_unit_at(position: int) -> dict:
-    """The entry of one unit, completed and stored in the cache by the process that computed it."""
+    """The entry of one unit (the main process stores it in the cache, wherever it was computed)."""
     assert _RUN is not None
     entry = lint_unit(_RUN, _RUN.units[position])
     _RUN.linted += 1
     if _RUN.linted % UNITS_BETWEEN_COLLECTIONS == 0 and not gc.isenabled():
         gc.collect(0)  # what the units made since the last collection: their cycles, without the older heap
-    if _RUN.cache is not None:
-        _RUN.check.complete(entry)
-        _RUN.cache.store(_RUN.keys[position], entry)
     return entry
 
 
