@@ -18,7 +18,6 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
 
@@ -29,6 +28,7 @@ from webmcp_lint.evaluate import JSFunction, string_value
 from webmcp_lint.languages import language
 from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.model import Project, Script, ToolDefinition
+from webmcp_lint.record import Record
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
 from webmcp_lint.syntax import call_arguments, member_name, mentions_names, spelled_nodes, text, unwrap
 
@@ -92,28 +92,37 @@ def _walk_actions(language_name: str) -> dict[int, str | int]:
     return actions
 
 
-@dataclass(slots=True)
-class InputKey:
+class InputKey(Record):
     """One key destructured from the input parameter: ``{ sort = "newest" }``."""
 
-    key: str
-    node: Node  # the destructuring element (findings point here)
-    local: str | None  # the name it binds, None for a nested pattern
-    default: Node | None
+    __slots__ = ("key", "node", "local", "default")
+    _compared = __slots__
+
+    def __init__(self, key: str, node: Node, local: str | None, default: Node | None) -> None:
+        self.key = key
+        self.node = node  # the destructuring element (findings point here)
+        self.local = local  # the name it binds, None for a nested pattern
+        self.default = default
 
 
-@dataclass(slots=True)
-class InputParam:
-    node: Node  # the parameter as written
-    name: str | None  # ``input`` in ``execute(input)``
-    keys: dict[str, InputKey] = field(default_factory=dict)
+class InputParam(Record):
+    __slots__ = ("node", "name", "keys")
+    _compared = __slots__
+
+    def __init__(self, node: Node, name: str | None, keys: dict[str, InputKey] | None = None) -> None:
+        self.node = node  # the parameter as written
+        self.name = name  # ``input`` in ``execute(input)``
+        self.keys = {} if keys is None else keys
 
 
-@dataclass(slots=True)
-class OptionsParam:
-    node: Node  # the parameter as written (TypeScript types and defaults included)
-    pattern: Node  # the identifier or object pattern inside it
-    name: str | None  # a bare identifier: ``opts`` (or the misused ``signal``)
+class OptionsParam(Record):
+    __slots__ = ("node", "pattern", "name")
+    _compared = __slots__
+
+    def __init__(self, node: Node, pattern: Node, name: str | None) -> None:
+        self.node = node  # the parameter as written (TypeScript types and defaults included)
+        self.pattern = pattern  # the identifier or object pattern inside it
+        self.name = name  # a bare identifier: ``opts`` (or the misused ``signal``)
 
 
 class Call:
@@ -152,35 +161,44 @@ class Call:
         return self._arguments
 
 
-@dataclass(slots=True)
-class SignalApiCall:
+class SignalApiCall(Record):
     """A call to an API that accepts an AbortSignal (apis.SIGNAL_APIS / SIGNAL_METHODS)."""
 
-    call: Call
-    api: str  # "fetch", "axios.post", "new Request", "addEventListener", "pipeTo"...
-    options_index: int
-    options: Node | None  # the argument that holds (or should hold) the signal
-    status: str  # "given" | "missing" | "unknown" (a non-literal options argument)
+    __slots__ = ("call", "api", "options_index", "options", "status")
+    _compared = __slots__
+
+    def __init__(self, call: Call, api: str, options_index: int, options: Node | None, status: str) -> None:
+        self.call = call
+        self.api = api  # "fetch", "axios.post", "new Request", "addEventListener", "pipeTo"...
+        self.options_index = options_index
+        self.options = options  # the argument that holds (or should hold) the signal
+        self.status = status  # "given" | "missing" | "unknown" (a non-literal options argument)
 
 
-@dataclass(slots=True)
-class Fetch:
+class Fetch(Record):
     """A request: fetch, axios, ky or ``new Request``, with its URL and HTTP method when static."""
 
-    call: Call
-    api: str
-    url: Node | None
-    init: Node | None
-    method: str | None  # upper case; None when not static
+    __slots__ = ("call", "api", "url", "init", "method")
+    _compared = __slots__
+
+    def __init__(self, call: Call, api: str, url: Node | None, init: Node | None, method: str | None) -> None:
+        self.call = call
+        self.api = api
+        self.url = url
+        self.init = init
+        self.method = method  # upper case; None when not static
 
 
-@dataclass(slots=True)
-class Write:
+class Write(Record):
     """A write to persistent or remote state (apis.STORAGE_*, INDEXEDDB_*, WRITE_*)."""
 
-    node: Node
-    kind: str  # storage | indexeddb | http | beacon | cookie
-    description: str
+    __slots__ = ("node", "kind", "description")
+    _compared = __slots__
+
+    def __init__(self, node: Node, kind: str, description: str) -> None:
+        self.node = node
+        self.kind = kind  # storage | indexeddb | http | beacon | cookie
+        self.description = description
 
 
 class Throw:
@@ -206,20 +224,26 @@ class Throw:
         return self._abort_guarded
 
 
-@dataclass(slots=True)
-class Reject:
+class Reject(Record):
     """A rejection made in execute: ``return Promise.reject(...)`` or ``reject(...)`` of a Promise executor."""
 
-    node: Node  # the call
-    form: str  # "Promise.reject" | "reject"
-    allowed: bool  # rejects with signal.reason, in an abort listener, or abort-guarded
+    __slots__ = ("node", "form", "allowed")
+    _compared = __slots__
+
+    def __init__(self, node: Node, form: str, allowed: bool) -> None:
+        self.node = node  # the call
+        self.form = form  # "Promise.reject" | "reject"
+        self.allowed = allowed  # rejects with signal.reason, in an abort listener, or abort-guarded
 
 
-@dataclass(slots=True)
-class Return:
-    node: Node  # the return statement, or an arrow function's expression body
-    value: Node | None  # the returned expression as written
-    function: Node
+class Return(Record):
+    __slots__ = ("node", "value", "function")
+    _compared = __slots__
+
+    def __init__(self, node: Node, value: Node | None, function: Node) -> None:
+        self.node = node  # the return statement, or an arrow function's expression body
+        self.value = value  # the returned expression as written
+        self.function = function
 
 
 class CatchClause:
@@ -255,15 +279,19 @@ class CatchClause:
         return self.body is not None and self._model._rethrow_positions.any_within(self.body)
 
 
-@dataclass(slots=True)
-class Loop:
-    node: Node
-    function: Node
-    polling: bool  # while / do / for(;;), not for-of / for-in over a collection
-    awaits: bool  # its body awaits (in the same function)
-    checks_abort: bool
-    passes_signal: bool  # a call in it is given the signal
-    has_timer: bool  # it starts a setTimeout/setInterval (a sleep the signal does not end)
+class Loop(Record):
+    __slots__ = ("node", "function", "polling", "awaits", "checks_abort", "passes_signal", "has_timer")
+    _compared = __slots__
+
+    def __init__(self, node: Node, function: Node, polling: bool, awaits: bool, checks_abort: bool,
+                 passes_signal: bool, has_timer: bool) -> None:
+        self.node = node
+        self.function = function
+        self.polling = polling  # while / do / for(;;), not for-of / for-in over a collection
+        self.awaits = awaits  # its body awaits (in the same function)
+        self.checks_abort = checks_abort
+        self.passes_signal = passes_signal  # a call in it is given the signal
+        self.has_timer = has_timer  # it starts a setTimeout/setInterval (a sleep the signal does not end)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1811,8 +1839,9 @@ def execute_function(tool: ToolDefinition) -> Node | None:
 def _script_holding(node: Node, tool: ToolDefinition, project: Project | None) -> Script | None:
     """The script whose tree ``node`` is in: the tool's own, a file of the project, or a module only imported
     (``{ ...importedTool, name }`` takes its execute from a module no tool of the project lives in)."""
-    if tool.script is not None and tool.script.holds(node):
-        return tool.script  # the usual case, told without climbing to the root (``.parent`` is not cheap)
+    script = tool.script
+    if script is not None and (_made_by_evaluator_of(tool, script) or script.holds(node)):
+        return script  # the usual case, told without climbing to the root (``.parent`` is not cheap)
     root = node
     while root.parent is not None:
         root = root.parent
@@ -1821,6 +1850,14 @@ def _script_holding(node: Node, tool: ToolDefinition, project: Project | None) -
     candidates = chain((script for analysis in project.files for script in analysis.scripts),
                        project.index.parsed_scripts() if project.index is not None else ())
     return next((script for script in candidates if script is not None and script.tree.root_node == root), None)
+
+
+def _made_by_evaluator_of(tool: ToolDefinition, script: Script) -> bool:
+    """execute is a function value the script's own evaluator made, so its node is in the script's tree (a
+    JSFunction's owner is the evaluator of the file it is written in): told without a look down from the root."""
+    prop = tool.prop("execute")
+    value = prop.value if prop is not None else None
+    return isinstance(value, JSFunction) and value.owner is script.evaluator
 
 
 def _build_execute_model(tool: ToolDefinition, project: Project | None = None) -> ExecuteModel | None:
