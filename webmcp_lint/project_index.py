@@ -47,7 +47,7 @@ EVERY_SOURCE = Path("<every discovered source>")
 
 
 def absolute(path: Path) -> Path:
-    return _absolute(path, None if os.path.isabs(path) else os.getcwd())
+    return _absolute(path, None if path.is_absolute() else os.getcwd())
 
 
 @lru_cache(maxsize=16384)
@@ -85,15 +85,18 @@ class ModuleExports(Record):
 class FileFacts(Record):
     """What a run learns about the file system, shared by the indexes of its units.
 
-    ``lookups`` holds each search's answer with every path it checked, so an
-    index answering from it still records those paths in its ``looked_at``.
+    ``lookups`` holds each search's answer with the text of every path it
+    checked, so an index answering from it still records those paths in its
+    ``looked_at``. ``directories`` holds the absolute directory of each file
+    an import was resolved from (a unit asks several times: pathlib is slow).
     """
 
-    _compared = ("on_disk", "lookups")
+    _compared = ("on_disk", "lookups", "directories")
 
     def __init__(self) -> None:
         self.on_disk: dict[Path, bool] = {}
-        self.lookups: dict[Hashable, tuple[Path | None, tuple[tuple[Path, bool], ...]]] = {}
+        self.lookups: dict[Hashable, tuple[Path | None, tuple[tuple[str, bool], ...]]] = {}
+        self.directories: dict[Path, str] = {}
 
 
 class ProjectIndex:
@@ -102,9 +105,9 @@ class ProjectIndex:
     def __init__(self, sources: Iterable[SourceFile] | Mapping[Path, SourceFile], kinds: frozenset[str],
                  facts: FileFacts | None = None) -> None:
         self.kinds = kinds
-        # Every file the analysis looked at, with what it found: the text's digest, PRESENT or ABSENT.
-        # A cached result stays valid only while all of these still hold.
-        self.looked_at: dict[Path, str] = {}
+        # Every file the analysis looked at (by its path's text), with what it found: the text's digest,
+        # PRESENT or ABSENT. A cached result stays valid only while all of these still hold.
+        self.looked_at: dict[str, str] = {}
         # A mapping (absolute path -> source) is shared as is: parallel units reuse one run's table.
         self.sources: Mapping[Path, SourceFile] = _Sources(sources if isinstance(sources, Mapping) else {
             absolute(source.path): source for source in sources}, self.looked_at)
@@ -140,7 +143,7 @@ class ProjectIndex:
         self._scripts[path] = None  # also guards against re-entry while building
         language = SCRIPT_LANGUAGE_BY_SUFFIX.get(path.suffix.lower())
         source = self.sources.get(path) or self._read_module(path)
-        self.looked_at[path] = text_digest(source.data) if source is not None else ABSENT
+        self.looked_at[str(path)] = text_digest(source.data) if source is not None else ABSENT
         if language is None or source is None:
             return None
         from webmcp_lint.engine import build_script  # the engine builds scripts; it imports this module
@@ -163,12 +166,12 @@ class ProjectIndex:
     def is_file(self, path: Path) -> bool:
         """A linted source (maybe in memory only) or a file on disk."""
         found = path in self.sources or self.on_disk(path)
-        self.looked_at.setdefault(path, PRESENT if found else ABSENT)
+        self.looked_at.setdefault(str(path), PRESENT if found else ABSENT)
         return found
 
     def on_disk(self, path: Path) -> bool:
         known = self._on_disk(path)
-        self.looked_at.setdefault(path, PRESENT if known else ABSENT)
+        self.looked_at.setdefault(str(path), PRESENT if known else ABSENT)
         return known
 
     def _on_disk(self, path: Path) -> bool:
@@ -189,7 +192,7 @@ class ProjectIndex:
             found = None
             for candidate in candidates():
                 present = candidate in self.sources or self._on_disk(candidate)
-                checked.append((candidate, present))
+                checked.append((str(candidate), present))
                 if present:
                     found = candidate
                     break
@@ -202,8 +205,15 @@ class ProjectIndex:
         """The file a relative import names, or None (not relative, or no such file); once per directory."""
         if not is_relative_specifier(specifier):
             return None
-        directory = absolute(importer).parent
+        directory = self.directory_of(importer)
         return self.first_file(("module", directory, specifier), lambda: _module_candidates(directory, specifier))
+
+    def directory_of(self, file: Path) -> str:
+        """The absolute directory holding ``file``, as text (a key cheaper to hash than a Path)."""
+        directory = self.facts.directories.get(file)
+        if directory is None:
+            directory = self.facts.directories[file] = os.path.dirname(absolute(file))
+        return directory
 
     def imported_files(self, scripts: Iterable[Script], importer: Path) -> list[Path]:
         """The files the import statements of ``scripts`` (of the file at ``importer``) name, where they exist."""
@@ -353,7 +363,7 @@ class ProjectIndex:
 
         document = None
         shown = display_path(path)
-        self.looked_at[path] = file_digest(path)
+        self.looked_at[str(path)] = file_digest(path)
         try:
             if path.is_file():
                 document = load_json_document(path, shown)
@@ -366,15 +376,14 @@ class ProjectIndex:
 
     def nearest(self, start: Path, filename: str) -> Path | None:
         """The closest ``filename`` in ``start``'s directory or above it."""
-        directory = absolute(start)
-        if not directory.is_dir():
-            directory = directory.parent
-        return self.first_file(("nearest", directory, filename),
-                               lambda: (candidate / filename for candidate in (directory, *directory.parents)))
+        return self._nearest(str(absolute(start)), filename)
+
+    def _nearest(self, start: str, filename: str) -> Path | None:
+        return self.first_file(("nearest", start, filename), lambda: _directories_up(start, filename))
 
     def nearest_package_json(self, file: Path) -> JsonDocument | None:
         """The package.json that governs ``file``; an invalid one still governs (and gave a notice)."""
-        path = self.nearest(absolute(file).parent, "package.json")
+        path = self._nearest(self.directory_of(file), "package.json")
         return self.json_document(path) if path is not None else None
 
     def notice(self, path: str, message: str) -> None:
@@ -386,7 +395,7 @@ class ProjectIndex:
 class _Sources(Mapping):
     """The run's sources by absolute path; going through all of them is recorded in ``looked_at``."""
 
-    def __init__(self, table: Mapping[Path, SourceFile], looked_at: dict[Path, str]) -> None:
+    def __init__(self, table: Mapping[Path, SourceFile], looked_at: dict[str, str]) -> None:
         self._table = table
         self._looked_at = looked_at
 
@@ -403,14 +412,22 @@ class _Sources(Mapping):
         return len(self._table)
 
     def __iter__(self) -> Iterator[Path]:
-        self._looked_at[EVERY_SOURCE] = str(EVERY_SOURCE)
+        self._looked_at[str(EVERY_SOURCE)] = str(EVERY_SOURCE)
         return iter(self._table)
 
 
-def _module_candidates(directory: Path, specifier: str) -> Iterator[Path]:
+def _directories_up(start: str, filename: str) -> Iterator[Path]:
+    """``filename`` in ``start`` (or its directory when it is not one) and in each directory above."""
+    directory = Path(start)
+    if not directory.is_dir():
+        directory = directory.parent
+    return (candidate / filename for candidate in (directory, *directory.parents))
+
+
+def _module_candidates(directory: str, specifier: str) -> Iterator[Path]:
     """The files a relative specifier may name, in the order bundlers try them."""
     specifier = specifier.split("?", 1)[0].split("#", 1)[0]
-    base = Path(os.path.normpath(directory / specifier))
+    base = Path(os.path.normpath(os.path.join(directory, specifier)))
     yield base
     for suffix in TYPESCRIPT_FOR.get(base.suffix.lower(), ()):
         yield base.with_suffix(suffix)
