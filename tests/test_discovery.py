@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from webmcp_lint.discovery import discover
+from webmcp_lint.discovery import discover, display_path
 from webmcp_lint.engine import Settings, read_paths
 
 CODE = "navigator.modelContext;\n"
@@ -60,3 +60,16 @@ def test_suffixes_are_read_as_pathlib_reads_them(tmp_path, monkeypatch, name, li
     monkeypatch.chdir(tmp_path)
     write(tmp_path, f"d/{name}")
     assert shown(["d"]) == ([f"d/{name}"] if linted else [])
+
+
+@pytest.mark.parametrize("named", [".", "./src/..", "src", "src/./sub/..", "../{here}/src", "{tmp}", "{tmp}/src",
+                                   "{tmp}/alias", "{tmp}/../{here}/src"])
+def test_walked_files_are_shown_as_display_path_shows_each(tmp_path, monkeypatch, named):
+    """The walk works out how a directory's files are shown once; each file must come out as display_path has it."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "top.js", "src/real.js", "src/sub/nested.js")
+    os.symlink(tmp_path / "src", tmp_path / "alias")
+    os.symlink(tmp_path / "src" / "real.js", tmp_path / "src" / "sub" / "link.js")
+    found = discover([named.format(tmp=tmp_path, here=tmp_path.name)])
+    assert found.files
+    assert [found.display_path(path) for path in found.files] == [display_path(path) for path in found.files]

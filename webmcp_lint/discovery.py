@@ -36,7 +36,7 @@ class Skip(Record):
 class Discovery(Record):
     """What the command-line paths expand to: the files to lint (those named explicitly too), the skips, the missing."""
 
-    __slots__ = ("files", "explicit", "skipped", "skipped_dirs", "missing", "resolved")
+    __slots__ = ("files", "explicit", "skipped", "skipped_dirs", "missing", "resolved", "shown")
     _compared = __slots__
 
     def __init__(self) -> None:
@@ -46,10 +46,11 @@ class Discovery(Record):
         self.skipped_dirs: list[Skip] = []
         self.missing: list[str] = []
         self.resolved: dict[Path, Path] = {}  # walked files: the resolved path the walk worked out
+        self.shown: dict[Path, str] = {}  # walked files: display_path worked out once per directory
 
     def display_path(self, path: Path) -> str:
         """``display_path(path)`` without resolving a walked file a second time."""
-        return display_path(path, resolved=self.resolved.get(path))
+        return self.shown.get(path) or display_path(path, resolved=self.resolved.get(path))
 
 
 def display_path(path: Path, cwd: Path | None = None, resolved: Path | None = None) -> str:
@@ -83,6 +84,17 @@ def _resolved_cwd(directory: str) -> Path:
     return Path(directory).resolve()
 
 
+def _shown_directory(shown: Path, real: Path | None) -> str | None:
+    """What ``display_path`` shows of a walked directory's files (not symlinks) before their names, so that a
+    file costs a concatenation: how it shows a file named ``x`` there, without the ``x`` (normpath and
+    relative_to leave a path's last name as it is). None when an absolute directory could not be resolved.
+
+    ``real``: the directory resolved, as the walk worked it out."""
+    if real is None and shown.is_absolute():
+        return None
+    return display_path(shown / "x", resolved=None if real is None else real / "x")[:-1]
+
+
 class GitIgnore:
     """Nested .gitignore files, each matched relative to its own directory."""
 
@@ -105,13 +117,6 @@ class GitIgnore:
             self._specs[directory] = spec
         return self._specs[directory]
 
-    def ignored(self, path: Path, is_dir: bool, directory: Path, stop_at: Path) -> bool:
-        """True when a .gitignore between ``stop_at`` (the repository root) and ``path`` (in ``directory``) ignores it."""
-        for ignore_directory, spec in self.chain(directory, stop_at):
-            if spec.match_file(path.relative_to(ignore_directory).as_posix() + ("/" if is_dir else "")):
-                return True
-        return False
-
     def chain(self, directory: Path, stop_at: Path) -> tuple[tuple[Path, pathspec.GitIgnoreSpec], ...]:
         """The .gitignore files that apply to the entries of ``directory``, nearest first, up to ``stop_at`` (the
         repository root); worked out once per directory, not once per entry."""
@@ -132,6 +137,14 @@ class GitIgnore:
                 chain = ((directory, spec), *chain)
             self._chains[(directory, stop_at)] = chain
         return chain
+
+
+def _ignored(chain: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...], path: Path, is_dir: bool) -> bool:
+    """True when a .gitignore of ``chain`` (GitIgnore.chain of the directory holding ``path``) ignores it."""
+    for ignore_directory, spec in chain:
+        if spec.match_file(path.relative_to(ignore_directory).as_posix() + ("/" if is_dir else "")):
+            return True
+    return False
 
 
 def _suffix(name: str) -> str:
@@ -190,14 +203,16 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
             continue
         root = path.resolve()
         stop_at = repository_root(root)
-        for file, resolved in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes, respect_gitignore,
-                                    exclusion):
+        for file, resolved, shown in _walk(root, path, result, gitignore, stop_at, excluded_dirs, suffixes,
+                                           respect_gitignore, exclusion):
             identity = file if resolved is None else resolved  # unresolvable directory: the file stands for itself
             if identity not in seen:
                 seen.add(identity)
                 result.files.append(file)
                 if resolved is not None:
                     result.resolved[file] = resolved
+                if shown is not None:
+                    result.shown[file] = shown
     return result
 
 
@@ -220,11 +235,12 @@ def _os_reason(error: BaseException) -> str:
 
 def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore, stop_at: Path,
           excluded_dirs: frozenset[str], suffixes: frozenset[str], respect_gitignore: bool,
-          exclusion=None) -> Iterator[tuple[Path, Path | None]]:
+          exclusion=None) -> Iterator[tuple[Path, Path | None, str | None]]:
     """Iterative walk that follows directory symlinks once (a loop gives a notice, not a hang).
 
-    Yields each file as shown and resolved (for telling apart two names of one
-    file): a directory's resolved path is carried down to its entries, so only
+    Yields each file as named, resolved (for telling apart two names of one
+    file) and as display_path shows it when the walk knows (None otherwise):
+    a directory's resolved path is carried down to its entries, so only
     symlinks are resolved on their own.
     """
     visited: set[tuple[int, int]] = set()
@@ -251,6 +267,8 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
                 real = directory.resolve()
             except (OSError, RuntimeError):
                 real = None
+        ignore_chain = gitignore.chain(directory, stop_at) if respect_gitignore else ()
+        shown_directory = _shown_directory(shown, real)
         subdirectories = []
         for entry in entries:
             name = entry.name
@@ -259,7 +277,7 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
             except OSError:
                 is_dir = False
             if is_dir:
-                entry_path = Path(entry.path)
+                entry_path = directory / name
                 entry_shown = shown / name
                 if name in excluded_dirs:
                     if name != OWN_CACHE_DIR:  # the linter's own cache is not worth a word in every report
@@ -268,30 +286,34 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
                 if exclusion is not None and exclusion.excludes(entry_path, True):
                     result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by configuration"))
                     continue
-                if respect_gitignore and gitignore.ignored(entry_path, True, directory, stop_at):
+                if ignore_chain and _ignored(ignore_chain, entry_path, True):
                     continue
                 real_subdirectory = None if real is None or entry.is_symlink() else real / name
                 subdirectories.append((entry_path, entry_shown, real_subdirectory))
                 continue
             if _suffix(name).lower() not in suffixes:
                 continue
-            entry_path = Path(entry.path)
             entry_shown = shown / name
-            if respect_gitignore and gitignore.ignored(entry_path, False, directory, stop_at):
-                continue
-            if exclusion is not None and exclusion.excludes(entry_path):
-                result.skipped.append(Skip(display_path(entry_shown), "excluded by configuration"))
-                continue
+            if ignore_chain or exclusion is not None:  # they match the file's path: made only for them
+                entry_path = directory / name
+                if ignore_chain and _ignored(ignore_chain, entry_path, False):
+                    continue
+                if exclusion is not None and exclusion.excludes(entry_path):
+                    result.skipped.append(Skip(display_path(entry_shown), "excluded by configuration"))
+                    continue
             if name.endswith((".min.js", ".min.mjs", ".min.cjs")):
                 result.skipped.append(Skip(display_path(entry_shown), "minified"))
                 continue
+            shown_as = None  # a symlink is shown by where it leads
             if entry.is_symlink():
                 try:
-                    resolved = entry_path.resolve(strict=True)
+                    resolved = (directory / name).resolve(strict=True)
                 except (OSError, RuntimeError) as error:
                     result.skipped.append(Skip(display_path(entry_shown), _os_reason(error)))
                     continue
             else:
                 resolved = real / name if real is not None else None
-            yield entry_shown, resolved
+                if shown_directory is not None:
+                    shown_as = shown_directory + name
+            yield entry_shown, resolved, shown_as
         stack.extend(reversed(subdirectories))

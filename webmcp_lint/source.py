@@ -48,24 +48,34 @@ def decode(raw: bytes) -> tuple[str, str]:
 class SourceFile(Record):
     """A file's text with its position index (built lazily, once)."""
 
-    __slots__ = ("path", "display_path", "text", "encoding", "data", "_line_starts")
+    __slots__ = ("path", "display_path", "_text", "encoding", "data", "_line_starts")
     _compared = ("path", "display_path", "text", "encoding")  # data and the line index follow from the text
 
-    def __init__(self, path: Path, display_path: str, text: str, encoding: str = "utf-8",
+    def __init__(self, path: Path, display_path: str, text: str | None, encoding: str = "utf-8",
                  utf8: bytes | None = None) -> None:
-        """``utf8``: the text's UTF-8 bytes when the caller has them (no second encoding)."""
+        """``utf8``: the text's UTF-8 bytes when the caller has them (no second encoding); ``text`` may then be
+        None, decoded from them on first use (linting reads the bytes only)."""
         self.path = path
         self.display_path = display_path
-        self.text = text
+        self._text = text
         self.encoding = encoding
         self.data = utf8 if utf8 is not None else text.encode("utf-8", errors="surrogatepass")
         self._line_starts: list[int] | None = None
 
     @classmethod
     def from_bytes(cls, path: Path, display_path: str, raw: bytes) -> "SourceFile":
+        if raw.isascii() and b"\x00" not in raw:  # UTF-8 as it is (no BOM is ASCII): no text to decode yet
+            return cls(path, display_path, None, utf8=raw)
         text, encoding = decode(raw)
         # Bytes that decoded as strict UTF-8 (no BOM) are exactly the text's encoding: keep them.
         return cls(path, display_path, text, encoding, utf8=raw if encoding == "utf-8" else None)
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self.data.decode("utf-8")
+        return text
 
     @property
     def line_starts(self) -> list[int]:
