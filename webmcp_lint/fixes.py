@@ -16,12 +16,12 @@ import os
 import stat
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from webmcp_lint.diagnostics import Diagnostic, Edit, Fix
 from webmcp_lint.engine import LintResult, Settings, file_scripts, lint_sources
 from webmcp_lint.languages import HTML
+from webmcp_lint.record import HashedRecord, Record
 from webmcp_lint.source import SourceFile
 from webmcp_lint.syntax import first_error
 
@@ -73,21 +73,27 @@ def parses_cleanly(source: SourceFile) -> bool:
                for script in file_scripts(source, frozenset()) if script.language != HTML)
 
 
-@dataclass(frozen=True)
-class Rejection:
+class Rejection(HashedRecord):
     """A fix that was not applied, and why."""
 
-    diagnostic: Diagnostic
-    reason: str
+    __slots__ = ("diagnostic", "reason")
+    _compared = __slots__
+
+    def __init__(self, diagnostic: Diagnostic, reason: str) -> None:
+        self.diagnostic = diagnostic
+        self.reason = reason
 
 
-@dataclass
-class FilePass:
+class FilePass(Record):
     """One pass over one file: the fixes taken, the fixes refused, and the new text."""
 
-    source: SourceFile
-    applied: list[Diagnostic] = field(default_factory=list)
-    rejected: list[Rejection] = field(default_factory=list)
+    __slots__ = ("source", "applied", "rejected")
+    _compared = __slots__
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+        self.applied: list[Diagnostic] = []
+        self.rejected: list[Rejection] = []
 
 
 def fix_file(source: SourceFile, diagnostics: list[Diagnostic], unsafe: bool) -> FilePass:
@@ -139,16 +145,19 @@ def _without_breaking_fixes(source: SourceFile, candidates: list[Diagnostic],
     return kept, current
 
 
-@dataclass
-class FixRun:
+class FixRun(Record):
     """What repeated fixing did: the findings left, the fixed texts, and the fixes taken or refused."""
 
-    result: LintResult
-    originals: dict[str, SourceFile]
-    fixed: dict[str, SourceFile] = field(default_factory=dict)
-    applied: list[Diagnostic] = field(default_factory=list)
-    rejected: list[Rejection] = field(default_factory=list)
-    passes: int = 0
+    __slots__ = ("result", "originals", "fixed", "applied", "rejected", "passes")
+    _compared = __slots__
+
+    def __init__(self, result: LintResult, originals: dict[str, SourceFile]) -> None:
+        self.result = result
+        self.originals = originals
+        self.fixed: dict[str, SourceFile] = {}
+        self.applied: list[Diagnostic] = []
+        self.rejected: list[Rejection] = []
+        self.passes = 0
 
     @property
     def changed(self) -> list[tuple[SourceFile, SourceFile]]:

@@ -7,27 +7,35 @@ reads the top-level ``rules/`` folder, so both print the same page.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+
+from webmcp_lint.record import Record
 
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
-@dataclass
-class Example:
-    language: str
-    code: str
-    filename: str | None = None  # set for multi-file examples
+class Example(Record):
+    __slots__ = ("language", "code", "filename")
+    _compared = __slots__
+
+    def __init__(self, language: str, code: str, filename: str | None = None) -> None:
+        self.language = language
+        self.code = code
+        self.filename = filename  # set for multi-file examples
 
 
-@dataclass
-class RulePage:
-    code: str
-    meta: dict[str, str]
-    body: str
-    text: str
-    sections: dict[str, str] = field(default_factory=dict)
+class RulePage(Record):
+    __slots__ = ("code", "meta", "body", "text", "sections")
+    _compared = __slots__
+
+    def __init__(self, code: str, meta: dict[str, str], body: str, text: str,
+                 sections: dict[str, str] | None = None) -> None:
+        self.code = code
+        self.meta = meta
+        self.body = body
+        self.text = text
+        self.sections = {} if sections is None else sections
 
     @property
     def summary(self) -> str:

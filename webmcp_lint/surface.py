@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
@@ -26,6 +25,7 @@ from webmcp_lint.engine import LintResult
 from webmcp_lint.evaluate import UNDEFINED, BigIntValue, JSArray, JSFunction, JSObject, Unknown, Value
 from webmcp_lint.execute import execute_of
 from webmcp_lint.model import ANNOTATIONS, Project, Registration, SourceKind, ToolDefinition
+from webmcp_lint.record import HashedRecord
 from webmcp_lint.untrusted import returns_untrusted_content
 
 MANIFEST_FORMAT = "webmcp-lint/tools"
@@ -396,13 +396,16 @@ def load_manifest(text: str) -> dict:
 
 # --- drift --------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Change:
+class Change(HashedRecord):
     """One difference between a committed manifest and the current surface."""
 
-    level: str  # one of LEVELS
-    tool: str
-    message: str
+    __slots__ = ("level", "tool", "message")
+    _compared = __slots__
+
+    def __init__(self, level: str, tool: str, message: str) -> None:
+        self.level = level  # one of LEVELS
+        self.tool = tool
+        self.message = message
 
     def line(self) -> str:
         return f"{self.level}: {self.tool}: {self.message}"

@@ -11,7 +11,6 @@ import io
 import json
 import shutil
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -20,6 +19,7 @@ from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageFa
                                   require_existing_paths, use_color, without_cycle_collection)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.engine import lint_paths
+from webmcp_lint.record import Record
 from webmcp_lint.surface import (DEFAULT_FAIL_LEVEL, LEVELS, Change, ManifestError, build_manifest, compare,
                                  linted_root, load_manifest, manifest_json)
 
@@ -196,10 +196,13 @@ def render_markdown(manifest: dict) -> str:
 
 # --- drift ------------------------------------------------------------------------------------
 
-@dataclass
-class DriftReport:
-    changes: list[Change]
-    threshold: str
+class DriftReport(Record):
+    __slots__ = ("changes", "threshold")
+    _compared = __slots__
+
+    def __init__(self, changes: list[Change], threshold: str) -> None:
+        self.changes = changes
+        self.threshold = threshold
 
     @property
     def failing(self) -> list[Change]:
