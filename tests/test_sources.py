@@ -165,6 +165,22 @@ def test_a_name_settled_by_its_one_binding_stays_silent_and_a_shadowing_one_is_a
     assert [name for _, _, name in kinds(code)] == ["second"]
 
 
+@pytest.mark.parametrize(("code", "kind"), [
+    (f'const {{ useWebMCP }} = require("use-webmcp-tool");\nuseWebMCP({HOOK_OPTIONS});\n', SourceKind.REACT),
+    (f'const core = require("@vueuse/core");\ncore.useWebMCP({HOOK_OPTIONS});\n', SourceKind.VUE),
+])
+def test_integrations_reached_through_require(code, kind):
+    assert [(found, name) for found, _, name in kinds(code)] == [(kind, "bad name")]
+
+
+def test_an_alias_chain_called_as_a_namespace_first_is_still_followed_when_called():
+    # `c.toString()` follows one alias step less than `c(...)`, too few to reach the import: that must not
+    # settle `c` as a name that leads to no integration.
+    code = ('import { useWebMCP } from "use-webmcp-tool";\nconst a = useWebMCP;\nconst b = a;\nconst c = b;\n'
+            f'c.toString();\nc({HOOK_OPTIONS});\n')
+    assert [name for _, _, name in kinds(code)] == ["bad name"]
+
+
 def test_use_webmcp_from_another_package_is_not_a_tool():
     code = f'import {{ useWebMCP }} from "./my-hooks";\nexport function App() {{ useWebMCP({HOOK_OPTIONS}); }}\n'
     assert tools(code) == []

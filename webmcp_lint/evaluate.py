@@ -196,8 +196,12 @@ def string_value(node: Node) -> str | None:
 
 def literal_text(node: Node) -> str:
     """The text between a literal's quotes, its escapes decoded."""
-    raw = node.text.decode("utf-8", errors="replace")
-    return decode_escapes(raw[1:-1]) if len(raw) >= 2 else ""
+    raw = node.text.decode("utf-8", "replace")
+    if len(raw) < 2:
+        return ""
+    inner = raw[1:-1]
+    # Without a backslash there is nothing to decode (decoding UTF-8 never yields a surrogate).
+    return decode_escapes(inner) if "\\" in inner else inner
 
 
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
@@ -394,6 +398,7 @@ class Evaluator:
         result = JSObject(node)
         props = result.props
         value = self.value
+        inner = depth + 1
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
@@ -402,17 +407,17 @@ class Evaluator:
                     key_node, value_node = parts[0], parts[2]
                 else:
                     key_node, value_node = child.child_by_field_name("key"), child.child_by_field_name("value")
-                if key_node is None:
-                    result.open = True
-                    continue
+                    if key_node is None:
+                        result.open = True
+                        continue
                 if key_node.type == "property_identifier":
-                    key = key_node.text.decode("utf-8", errors="replace")
+                    key = key_node.text.decode("utf-8", "replace")
                 else:
                     key = property_key(key_node)
                     if key is None:
                         result.open = True
                         continue
-                props[key] = Prop(key, key_node, value_node, value(value_node, depth + 1))
+                props[key] = Prop(key, key_node, value_node, value(value_node, inner))
             elif kind == "shorthand_property_identifier":
                 key = child.text.decode("utf-8", errors="replace")
                 props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
@@ -438,19 +443,21 @@ class Evaluator:
     def _array(self, node: Node, depth: int) -> Value:
         result = JSArray(node)
         items = result.items
+        value = self.value
+        inner = depth + 1
         for child in node.named_children:
             kind = child.type
             if kind == "comment":
                 continue
             if kind == "spread_element":
-                spread = self.value(child.named_children[0] if child.named_children else None, depth + 1)
+                spread = value(child.named_children[0] if child.named_children else None, inner)
                 if isinstance(spread, JSArray):
                     items.extend(spread.items)
                     result.open = result.open or spread.open
                 else:
                     result.open = True
                 continue
-            items.append(Element(child, self.value(child, depth + 1)))
+            items.append(Element(child, value(child, inner)))
         return result
 
     # functions ----------------------------------------------------------

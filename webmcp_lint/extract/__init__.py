@@ -13,6 +13,9 @@ import pkgutil
 from functools import lru_cache
 from typing import Callable
 
+from tree_sitter import Node
+
+from webmcp_lint.languages import START_BYTE
 from webmcp_lint.model import FileAnalysis, Script
 from webmcp_lint.record import HashedRecord
 
@@ -41,6 +44,30 @@ def spells_whole_name(data: bytes, start: int, end: int) -> bool:
     """``data[start:end]`` is not part of a longer identifier (so an identifier node may span it)."""
     return (start == 0 or data[start - 1] not in IDENTIFIER_START_BYTES) \
         and (end >= len(data) or data[end] not in IDENTIFIER_BYTES)
+
+
+def identifiers_named(script: Script, names: set[str]) -> list[Node]:
+    """The identifier nodes spelled as one of ``names``, in document order.
+
+    An identifier is a whole run of identifier characters, so a spelling with one of them just before
+    or after it is part of a longer word: the tree is asked only about the others.
+    """
+    root, data = script.tree.root_node, script.source.data
+    first, last = root.start_byte, root.end_byte
+    found = []
+    for name in names:
+        spelling = name.encode("utf-8")
+        if not spelling:
+            continue
+        start = data.find(spelling, first, last)
+        while start != -1:
+            end = start + len(spelling)
+            if spells_whole_name(data, start, end):
+                node = root.named_descendant_for_byte_range(start, end)
+                if node is not None and node.byte_range == (start, end) and node.type == "identifier":
+                    found.append(node)
+            start = data.find(spelling, end, last)
+    return sorted(found, key=START_BYTE)
 
 
 _EXTRACTORS: list[Extractor] = []

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from webmcp_lint.evaluate import JSArray, JSObject, Value
-from webmcp_lint.extract import IDENTIFIER_BYTES, Extractor
+from webmcp_lint.evaluate import JSArray, JSObject, Value, string_value
+from webmcp_lint.extract import IDENTIFIER_BYTES, Extractor, identifiers_named
 from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
 from webmcp_lint.project_index import is_relative_specifier
@@ -40,34 +40,31 @@ def imported_origin(node: Node | None, script: Script, steps: int = MAX_ALIAS_ST
     binding = script.scopes.resolve(node)
     if binding is None:
         return None
-    # Every call through one name asks the same question: answer it once per binding.
-    known = _origins(script)
+    return _remembered_origin(binding, script, steps)
+
+
+def _remembered_origin(binding: Binding, script: Script, steps: int) -> tuple[str, str] | None:
+    """The origin of ``binding``, found once per binding and alias steps left (every call through one name
+    asks the same question)."""
+    known = script.once("imported_origins", dict)
     key = (binding.name_node.id, steps)
     if key not in known:
         known[key] = _binding_origin(binding, script, steps)
     return known[key]
 
 
-def _origins(script: Script) -> dict[tuple[int, int], tuple[str, str] | None]:
-    """The origin of each binding asked about, by (its name's id, alias steps left)."""
-    return script.once("imported_origins", dict)
-
-
 INTEGRATION_MODULES = frozenset(module for module, _ in INTEGRATIONS)
 
 
 def _leads_to_no_integration(name: str, script: Script) -> bool:
-    """Every call through ``name`` is known to reach no integration: each binding it may resolve to is a
-    parameter, a function... (which has no origin), or its origin has been found by an earlier call and is
-    neither an integration nor a namespace of an integration's module."""
-    known = _origins(script)
+    """Every call through ``name`` reaches no integration: each binding it may resolve to is a parameter,
+    a function... (which has no origin), or its origin is neither an integration nor a namespace of an
+    integration's module. A call ``name.f()`` follows one alias step less than ``name()``, and fewer steps
+    find the same origin or none, so the origin ``name()`` would reach answers for both."""
     for binding in script.scopes.bindings_of(name):
         if not _may_have_origin(binding):
             continue
-        key = (binding.name_node.id, MAX_ALIAS_STEPS)
-        if key not in known:
-            return False
-        origin = known[key]
+        origin = _remembered_origin(binding, script, MAX_ALIAS_STEPS)
         if origin is not None and (origin in INTEGRATIONS or (origin[1] == "*" and origin[0] in INTEGRATION_MODULES)):
             return False
     return True
@@ -125,7 +122,7 @@ def _definitions(integration: Integration, arguments: list[Node], script: Script
 
 
 def _extract(script: Script, analysis: FileAnalysis) -> None:
-    if not script.of_kind("import_statement") and b"require" not in script.source.data:
+    if not _may_import_integration(script):
         return
     names = _import_reaching_names(script)
     if not names:
@@ -153,6 +150,26 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
             if tool.identity not in seen:
                 seen.add(tool.identity)
                 analysis.tools.append(tool)
+
+
+def _may_import_integration(script: Script) -> bool:
+    """Some import of the script may bring in an integration: a ``require``, an import from an integration's
+    module, or from a local module that exists (it may pass one on). Most files import none of these, and
+    then no call needs a look: every origin is a name of another package or of a missing local module."""
+    if identifiers_named(script, {"require"}):
+        return True
+    index = script.index
+    for statement in script.of_kind("import_statement"):
+        source = statement.child_by_field_name("source")
+        if source is None:
+            continue  # binds nothing
+        specifier = string_value(source)
+        if specifier is None or specifier in INTEGRATION_MODULES:
+            return True
+        if is_relative_specifier(specifier) and index is not None \
+                and index.resolve_specifier(script.source.path, specifier) is not None:
+            return True
+    return False
 
 
 # Initialisers of a variable that may hold an import: an alias or a namespace member (and require()).

@@ -14,7 +14,7 @@ from bisect import bisect_right
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSObject, Unknown, string_value
-from webmcp_lint.extract import Extractor, spells_whole_name
+from webmcp_lint.extract import Extractor, identifiers_named
 from webmcp_lint.languages import START_BYTE
 from webmcp_lint.model import (
     FileAnalysis,
@@ -88,30 +88,6 @@ def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
             if is_global_name(binding.init, "navigator", script.scopes):
                 return "navigator"
     return None
-
-
-def identifiers_named(script: Script, names: set[str]) -> list[Node]:
-    """The identifier nodes spelled as one of ``names``, in document order.
-
-    An identifier is a whole run of identifier characters, so a spelling with one of them just before
-    or after it is part of a longer word: the tree is asked only about the others.
-    """
-    root, data = script.tree.root_node, script.source.data
-    first, last = root.start_byte, root.end_byte
-    found = []
-    for name in names:
-        spelling = name.encode("utf-8")
-        if not spelling:
-            continue
-        start = data.find(spelling, first, last)
-        while start != -1:
-            end = start + len(spelling)
-            if spells_whole_name(data, start, end):
-                node = root.named_descendant_for_byte_range(start, end)
-                if node is not None and node.byte_range == (start, end) and node.type == "identifier":
-                    found.append(node)
-            start = data.find(spelling, end, last)
-    return sorted(found, key=START_BYTE)
 
 
 def members_reading_model_context(script: Script) -> list[Node]:
