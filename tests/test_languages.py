@@ -20,3 +20,15 @@ def test_only_the_subscribed_kinds_present_in_the_language_are_collected():
     found = nodes_by_kind(parse(b"const x = f(1);", "javascript").root_node, "javascript",
                           frozenset({"call_expression", "jsx_element", "interface_declaration"}))
     assert set(found) == {"call_expression"}
+
+
+def test_several_runs_of_nodes_that_start_together_are_each_put_outer_first():
+    # Ties in several places of one file, among nodes that do not tie, for calls and binary expressions alike.
+    code = b"x(1);\na().b().c();\ny(2);\nq = 1 + 2 + 3 + 4;\nz(3);\np(q(r)).s(t(u).v()).w();\n"
+    found = nodes_by_kind(parse(code, "javascript").root_node, "javascript",
+                          frozenset({"call_expression", "binary_expression"}))
+    for kind in ("call_expression", "binary_expression"):
+        spans = [(node.start_byte, node.end_byte) for node in found[kind]]
+        assert spans == sorted(spans, key=lambda span: (span[0], -span[1])), kind
+    assert len(found["call_expression"]) == 12
+    assert [node.text for node in found["binary_expression"]] == [b"1 + 2 + 3 + 4", b"1 + 2 + 3", b"1 + 2"]

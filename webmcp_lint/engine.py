@@ -10,7 +10,6 @@ never walk the tree again. A bug in one rule on one file becomes a notice
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -23,6 +22,7 @@ from webmcp_lint.languages import HTML, SCRIPT_LANGUAGE_BY_SUFFIX, nodes_by_kind
 from webmcp_lint.model import FileAnalysis, Finding, Project, Script
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.project_index import ProjectIndex
+from webmcp_lint.record import Record
 from webmcp_lint.rules import FILES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
 from webmcp_lint.scope import BINDING_KINDS, build_index
 from webmcp_lint.source import BinaryFileError, SourceFile
@@ -33,17 +33,23 @@ DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
 MINIFIED_AVERAGE_LINE = 1000
 
 
-@dataclass
-class Settings:
+class Settings(Record):
     """What one run checks; built by the CLI (and later the config file)."""
 
-    rules: list[Rule] = field(default_factory=all_rules)
-    severity_overrides: dict[str, Severity] = field(default_factory=dict)
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    verbose: bool = False
-    per_file_ignores: list = field(default_factory=list)  # config.PerFileIgnore: a glob and the codes it turns off
-    exclusion: object | None = None  # config.Exclusion from a config file; None keeps the default excluded dirs
-    force_exclude: bool = False  # apply the exclusion to paths named on the command line too
+    _compared = ("rules", "severity_overrides", "max_file_size", "verbose", "per_file_ignores", "exclusion",
+                 "force_exclude")
+
+    def __init__(self, rules: list[Rule] | None = None, severity_overrides: dict[str, Severity] | None = None,
+                 max_file_size: int = DEFAULT_MAX_FILE_SIZE, verbose: bool = False,
+                 per_file_ignores: list | None = None, exclusion: object | None = None,
+                 force_exclude: bool = False) -> None:
+        self.rules = all_rules() if rules is None else rules
+        self.severity_overrides = {} if severity_overrides is None else severity_overrides
+        self.max_file_size = max_file_size
+        self.verbose = verbose
+        self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores  # config.PerFileIgnore
+        self.exclusion = exclusion  # config.Exclusion from a config file; None keeps the default excluded dirs
+        self.force_exclude = force_exclude  # apply the exclusion to paths named on the command line too
 
     def severity(self, rule: Rule) -> Severity:
         return self.severity_overrides.get(rule.code, rule.severity)
@@ -52,23 +58,31 @@ class Settings:
         return any(code in entry.codes and entry.matches(source.path) for entry in self.per_file_ignores)
 
 
-@dataclass
-class Notice:
+class Notice(Record):
     """Something the user must know that is not a finding: a skipped file, an internal error."""
 
-    path: str
-    message: str
-    internal_error: bool = False
+    _compared = ("path", "message", "internal_error")
+
+    def __init__(self, path: str, message: str, internal_error: bool = False) -> None:
+        self.path = path
+        self.message = message
+        self.internal_error = internal_error
 
 
-@dataclass
-class LintResult:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files_checked: int = 0
-    skipped: list[Skip] = field(default_factory=list)
-    skipped_dirs: list[Skip] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
-    project: Project = field(default_factory=Project)
+class LintResult(Record):
+    """What a run found: findings, the files it checked or skipped, notices, and the project it analysed."""
+
+    _compared = ("diagnostics", "files_checked", "skipped", "skipped_dirs", "notices", "project")
+
+    def __init__(self, diagnostics: list[Diagnostic] | None = None, files_checked: int = 0,
+                 skipped: list[Skip] | None = None, skipped_dirs: list[Skip] | None = None,
+                 notices: list[Notice] | None = None, project: Project | None = None) -> None:
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.files_checked = files_checked
+        self.skipped = [] if skipped is None else skipped
+        self.skipped_dirs = [] if skipped_dirs is None else skipped_dirs
+        self.notices = [] if notices is None else notices
+        self.project = Project() if project is None else project
 
     @property
     def internal_errors(self) -> list[Notice]:
