@@ -53,6 +53,7 @@ MAX_TOKENS = 1024  # batches of units to take in parallel runs: their 4-byte tok
 PAGE_RULES = frozenset({"WM612"})
 # A unit's parse trees stay where it ran; formats only ask whether a file had a parse error.
 PARSE_ERROR_ELSEWHERE = (None, None)
+SEVERITY_BY_VALUE = {severity.value: severity for severity in Severity}  # a dict lookup, not an enum call
 
 
 @dataclass
@@ -467,7 +468,7 @@ def _diagnostic(plain: list, files: _Files) -> Diagnostic:
     code, slug, severity, message, path, shown, start, end, tool_name, plain_fix = plain
     fix = None if plain_fix is None else Fix(str(plain_fix[0]), tuple(
         Edit(int(start_), int(end_), str(text)) for start_, end_, text in plain_fix[2]), str(plain_fix[1]))
-    return Diagnostic(str(code), str(slug), Severity(severity), str(message), files.get(str(path), str(shown)),
+    return Diagnostic(str(code), str(slug), SEVERITY_BY_VALUE[severity], str(message), files.get(str(path), str(shown)),
                       int(start), int(end), None if tool_name is None else str(tool_name), fix)
 
 

@@ -65,17 +65,23 @@ def render(name: str, result: LintResult, options: RenderOptions) -> str:
     return FORMATS[name](result, options)
 
 
-def indented_json(value) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)``, about four times as fast: with an indent, json
-    encodes in Python one generator per value; this writes each scalar with json's own C string encoder and
-    each object through a template made once per shape (its keys and depth), filled in one ``%``."""
+def indented_json(value, level: int = 0) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)`` (``level``: the depth of ``value`` in a larger
+    document), several times as fast: with an indent, json encodes in Python one generator per value; this
+    writes each scalar with json's own C string encoder and each object through a template made once per
+    shape (``object_template``), filled in one ``%``."""
     chunks: list[str] = []
-    _write_json(value, 0, chunks)
+    _write_json(value, level, chunks)
     return "".join(chunks)
+
+
+class RawJSON(str):
+    """Text already written as JSON for its place in the document (a format's own faster path), kept as is."""
 
 
 _SCALAR_JSON: dict[type, Callable[[object], str]] = {
     str: encode_basestring, int: int.__repr__, bool: ("false", "true").__getitem__, type(None): "null".format,
+    RawJSON: str,
 }
 
 
@@ -97,7 +103,7 @@ def _write_json(value, level: int, chunks: list[str]) -> None:
                 nested: list[str] = []
                 _write_json(item, level + 1, nested)
                 items.append("".join(nested))
-        chunks.append(_object_template(tuple(value), level) % tuple(items))
+        chunks.append(object_template(tuple(value), level) % tuple(items))
     elif isinstance(value, (list, tuple)):
         if not value:
             chunks.append("[]")
@@ -114,8 +120,8 @@ def _write_json(value, level: int, chunks: list[str]) -> None:
 
 
 @lru_cache(maxsize=256)
-def _object_template(keys: tuple, level: int) -> str:
-    """An object with these keys (strings, as every format writes) at this depth, a ``%s`` for each value."""
+def object_template(keys: tuple, level: int) -> str:
+    """An indented JSON object with these keys (strings, as every format writes) at this depth, a ``%s`` for each value."""
     inner = "\n" + "  " * (level + 1)
     names = (encode_basestring(key).replace("%", "%%") for key in keys)
     return "{" + inner + ("," + inner).join(f"{name}: %s" for name in names) + "\n" + "  " * level + "}"

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from json.encoder import encode_basestring
+
 from webmcp_lint import __version__
 from webmcp_lint.diagnostics import Diagnostic, Fix, Severity
 from webmcp_lint.engine import LintResult
-from webmcp_lint.formats import RenderOptions, indented_json, output_format
+from webmcp_lint.formats import RawJSON, RenderOptions, indented_json, object_template, output_format
+
+DIAGNOSTIC_KEYS = ("code", "name", "severity", "message", "path", "line", "column", "end_line", "end_column",
+                   "tool_name", "fix")
+DIAGNOSTIC_LEVEL = 2  # the depth of each finding's object in the report: {"diagnostics": [{...}]}
 
 
 def fix_json(diagnostic: Diagnostic, fix: Fix | None) -> dict | None:
@@ -19,22 +25,26 @@ def fix_json(diagnostic: Diagnostic, fix: Fix | None) -> dict | None:
     return {"applicability": fix.applicability, "edits": edits}
 
 
-def diagnostic_json(diagnostic: Diagnostic) -> dict:
+def diagnostic_values(diagnostic: Diagnostic) -> tuple:
+    """The values of a finding's JSON object, in the order of DIAGNOSTIC_KEYS."""
     line, column = diagnostic.start_position()
     end_line, end_column = diagnostic.end_position()
-    return {
-        "code": diagnostic.code,
-        "name": diagnostic.slug,
-        "severity": diagnostic.severity.value,
-        "message": diagnostic.message,
-        "path": diagnostic.path,
-        "line": line,
-        "column": column,
-        "end_line": end_line,
-        "end_column": end_column,
-        "tool_name": diagnostic.tool_name,
-        "fix": fix_json(diagnostic, diagnostic.fix),
-    }
+    return (diagnostic.code, diagnostic.slug, diagnostic.severity.value, diagnostic.message, diagnostic.path, line,
+            column, end_line, end_column, diagnostic.tool_name, fix_json(diagnostic, diagnostic.fix))
+
+
+def diagnostic_json(diagnostic: Diagnostic) -> dict:
+    return dict(zip(DIAGNOSTIC_KEYS, diagnostic_values(diagnostic)))
+
+
+def _diagnostic_text(diagnostic: Diagnostic, template: str) -> RawJSON:
+    """``diagnostic_json`` written for its place in the report: the values' types are known, so each is encoded
+    without asking (a report holds thousands of findings)."""
+    code, name, severity, message, path, line, column, end_line, end_column, tool_name, fix = \
+        diagnostic_values(diagnostic)
+    return RawJSON(template % (*map(encode_basestring, (code, name, severity, message, path)), line, column, end_line,
+                               end_column, "null" if tool_name is None else encode_basestring(tool_name),
+                               "null" if fix is None else indented_json(fix, DIAGNOSTIC_LEVEL + 1)))
 
 
 def summary_json(result: LintResult) -> dict:
@@ -49,10 +59,11 @@ def summary_json(result: LintResult) -> dict:
 
 @output_format("json")
 def render_json(result: LintResult, options: RenderOptions) -> str:
+    template = object_template(DIAGNOSTIC_KEYS, DIAGNOSTIC_LEVEL)
     document = {
         "version": 1,
         "tool": {"name": "webmcp-lint", "version": __version__},
-        "diagnostics": [diagnostic_json(diagnostic) for diagnostic in result.diagnostics],
+        "diagnostics": [_diagnostic_text(diagnostic, template) for diagnostic in result.diagnostics],
         "summary": summary_json(result),
     }
     return indented_json(document) + "\n"
