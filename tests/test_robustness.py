@@ -230,14 +230,14 @@ def test_permission_error_while_reading_is_a_skip(tmp_path, monkeypatch):
     (tmp_path / "secret.js").write_text("navigator.modelContext;\n")
     (tmp_path / "open.js").write_text("navigator.modelContext;\n")
     monkeypatch.chdir(tmp_path)
-    real_read = Path.read_bytes
+    real_read = engine._file_bytes
 
-    def read_bytes(path: Path) -> bytes:
+    def file_bytes(path: Path, max_size: int) -> bytes | None:
         if path.name == "secret.js":
             raise PermissionError(13, "Permission denied")
-        return real_read(path)
+        return real_read(path, max_size)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(engine, "_file_bytes", file_bytes)
     result = engine.lint_paths(["."], engine.Settings())
     assert [(skip.path, skip.reason) for skip in result.skipped] == [("secret.js", "permission denied")]
     assert [d.path for d in result.diagnostics] == ["open.js"]

@@ -1,0 +1,45 @@
+"""Reading files before linting: what is read, and why a file is skipped."""
+
+from __future__ import annotations
+
+from webmcp_lint.engine import LintResult, Settings, read_source
+
+
+def _read(path, settings=None):
+    result = LintResult()
+    source = read_source(path, path.name, settings or Settings(rules=[]), result, explicit=True)
+    return source, [skip.reason for skip in result.skipped]
+
+
+def test_a_file_is_read_whole_however_large(tmp_path):
+    text = "const a = 'é';\n" * 20_000  # several reads' worth
+    path = tmp_path / "big.js"
+    path.write_text(text, encoding="utf-8")
+    source, skips = _read(path)
+    assert skips == []
+    assert source.text == text
+
+
+def test_an_empty_file_is_read(tmp_path):
+    path = tmp_path / "empty.js"
+    path.write_bytes(b"")
+    source, skips = _read(path)
+    assert skips == [] and source.text == ""
+
+
+def test_a_directory_is_skipped(tmp_path):
+    folder = tmp_path / "looks.js"
+    folder.mkdir()
+    assert _read(folder) == (None, ["is a directory"])
+
+
+def test_a_file_over_the_size_limit_is_skipped_and_one_at_the_limit_is_read(tmp_path):
+    path = tmp_path / "a.js"
+    path.write_bytes(b"x" * 100)
+    assert _read(path, Settings(rules=[], max_file_size=99)) == (None, ["larger than 99 bytes"])
+    source, skips = _read(path, Settings(rules=[], max_file_size=100))
+    assert skips == [] and source.text == "x" * 100
+
+
+def test_a_missing_file_is_skipped(tmp_path):
+    assert _read(tmp_path / "gone.js") == (None, ["file vanished before it could be read"])
