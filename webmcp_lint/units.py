@@ -26,7 +26,6 @@ import marshal
 import os
 import signal
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generator, Iterator, NoReturn
 
@@ -56,23 +55,22 @@ PARSE_ERROR_ELSEWHERE = (None, None)
 SEVERITY_BY_VALUE = {severity.value: severity for severity in Severity}  # a dict lookup, not an enum call
 
 
-@dataclass
 class _Run:
     """What every unit needs; worker processes inherit it by fork instead of receiving it."""
 
-    sources: dict[Path, SourceFile]  # every discovered file, by absolute path
-    units: list[SourceFile]
-    settings: Settings
-    kinds: frozenset[str]
-    check: "_Validator"
-    cache: Cache | None  # whether entries record what they looked at
-    facts: FileFacts = field(default_factory=FileFacts)  # shared by the units' indexes
-    linted: int = 0  # units this process has linted (each forked worker counts its own)
-
-    def __post_init__(self) -> None:
-        self.unit_rules = [rule for rule in self.settings.rules if rule.on != AFTER_SUPPRESSIONS]
+    def __init__(self, sources: dict[Path, SourceFile], units: list[SourceFile], settings: Settings,
+                 kinds: frozenset[str], check: _Validator, cache: Cache | None) -> None:
+        self.sources = sources  # every discovered file, by absolute path
+        self.units = units
+        self.settings = settings
+        self.kinds = kinds
+        self.check = check
+        self.cache = cache  # whether entries record what they looked at
+        self.facts = FileFacts()  # shared by the units' indexes
+        self.linted = 0  # units this process has linted (each forked worker counts its own)
+        self.unit_rules = [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS]
         # The absolute path entries write for each discovered file, by the identity of its SourceFile.
-        self.entry_paths = {id(source): str(path) for path, source in self.sources.items()}
+        self.entry_paths = {id(source): str(path) for path, source in sources.items()}
 
     def entry_path(self, source: SourceFile) -> str:
         return self.entry_paths.get(id(source)) or str(absolute(source.path))
@@ -396,17 +394,21 @@ class _Validator:
 
 # merging ------------------------------------------------------------------------------------
 
-@dataclass
 class _Outcome:
     """A unit's (or the project pass's) entry rebuilt on this run's sources."""
 
-    diagnostics: list[Diagnostic]
-    directives: list[Directive]
-    parse_error: bool
-    files: list[SourceFile]  # the other files its project held (imported modules)
-    notices: list[tuple[str, str, bool]]
-    has_tools: bool
-    imports: list[str] | None  # the files its import statements name; None when it has no script
+    __slots__ = ("diagnostics", "directives", "parse_error", "files", "notices", "has_tools", "imports")
+
+    def __init__(self, diagnostics: list[Diagnostic], directives: list[Directive], parse_error: bool,
+                 files: list[SourceFile], notices: list[tuple[str, str, bool]], has_tools: bool,
+                 imports: list[str] | None) -> None:
+        self.diagnostics = diagnostics
+        self.directives = directives
+        self.parse_error = parse_error
+        self.files = files  # the other files its project held (imported modules)
+        self.notices = notices
+        self.has_tools = has_tools
+        self.imports = imports  # the files its import statements name; None when it has no script
 
     @classmethod
     def of(cls, entry: dict, files: _Files, unit: SourceFile | None) -> _Outcome:
