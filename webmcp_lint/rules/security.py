@@ -300,6 +300,7 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
 # A description holds the openings of few patterns, and looking for all the openings once costs less than one
 # search; the patterns are parsed on the first description, and each compiled only when some text calls for it.
 AGENT_INSTRUCTIONS = GuardedPatterns(words.AGENT_INSTRUCTION_PATTERNS)
+_BLANK_RUN = re.compile(r"\s+")
 
 
 @lru_cache(maxsize=4096)
@@ -307,7 +308,7 @@ def agent_instruction(text: str) -> str | None:
     """The phrase that addresses the agent with instructions beyond when to use the tool, if any.
 
     Remembered per text: tools repeat descriptions, and each one is matched against many patterns."""
-    lowered = re.sub(r"\s+", " ", text.lower().replace("\u2019", "'"))
+    lowered = _BLANK_RUN.sub(" ", text.lower().replace("\u2019", "'"))
     match = AGENT_INSTRUCTIONS.first_match(lowered)
     return _matched_text(text, lowered, match) if match is not None else None
 
