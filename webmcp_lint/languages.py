@@ -6,9 +6,6 @@ from functools import lru_cache
 from operator import attrgetter
 
 import tree_sitter
-import tree_sitter_html
-import tree_sitter_javascript
-import tree_sitter_typescript
 
 JAVASCRIPT = "javascript"
 TYPESCRIPT = "typescript"
@@ -29,13 +26,19 @@ SCRIPT_LANGUAGE_BY_SUFFIX = {
 
 @lru_cache(maxsize=None)
 def language(name: str) -> tree_sitter.Language:
+    """A grammar, imported the first time it is needed: a run over JavaScript never loads the others."""
     if name == JAVASCRIPT:
+        import tree_sitter_javascript
+
         return tree_sitter.Language(tree_sitter_javascript.language())
-    if name == TYPESCRIPT:
-        return tree_sitter.Language(tree_sitter_typescript.language_typescript())
-    if name == TSX:
-        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
+    if name in (TYPESCRIPT, TSX):
+        import tree_sitter_typescript
+
+        return tree_sitter.Language(tree_sitter_typescript.language_typescript() if name == TYPESCRIPT
+                                    else tree_sitter_typescript.language_tsx())
     if name == HTML:
+        import tree_sitter_html
+
         return tree_sitter.Language(tree_sitter_html.language())
     raise KeyError(name)
 
