@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
@@ -218,16 +217,17 @@ HIDDEN_RANGES = ((0x202A, 0x202E), (0x2066, 0x2069), (0x200B, 0x200D), (0x2060, 
 INVISIBLE_OTHERS = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0})
 
 
-def is_hidden(character: str) -> bool:
-    code = ord(character)
-    return any(low <= code <= high for low, high in HIDDEN_RANGES) or code in INVISIBLE_OTHERS \
-        or unicodedata.category(character) == "Cf"
-
-
 def hidden_characters(text: str) -> list[str]:
     """``U+202E RIGHT-TO-LEFT OVERRIDE`` for each distinct invisible character in ``text``."""
     if text.isascii():
         return []
+    import unicodedata  # a shared library, loaded for the first text outside ASCII: most runs meet none
+
+    def is_hidden(character: str) -> bool:
+        code = ord(character)
+        return any(low <= code <= high for low, high in HIDDEN_RANGES) or code in INVISIBLE_OTHERS \
+            or unicodedata.category(character) == "Cf"
+
     found = dict.fromkeys(character for character in text if is_hidden(character))
     return [f"U+{ord(character):04X} {unicodedata.name(character, 'FORMAT CHARACTER')}" for character in found]
 
