@@ -135,6 +135,63 @@ def test_module_parsed_for_an_import_and_linted_is_parsed_once(tmp_path):
     assert len(scripts) == 1
 
 
+def _factory_parses(monkeypatch) -> list[int]:
+    """Counts (in its one item) the parses of FACTORY_MODULE while a test runs."""
+    from webmcp_lint import engine
+
+    count = [0]
+    real_parse = engine.parse
+
+    def parse(data, name, ranges=None):
+        count[0] += data == FACTORY_MODULE.encode()
+        return real_parse(data, name, ranges)
+
+    monkeypatch.setattr(engine, "parse", parse)
+    return count
+
+
+def _found(result):
+    return [(d.code, d.path, d.start, d.end, d.message) for d in result.diagnostics]
+
+
+FACTORY_MODULE = f"export function createTool(store) {{\n  return {BAD_TOOL};\n}}\n"
+IMPORTERS = {f"src/page{number}.js": 'import { createTool } from "./factory.js";\n' + REGISTER % f"createTool({number})"
+             for number in range(3)}
+
+
+def test_units_of_one_process_share_the_parse_of_a_module_they_import(tmp_path, monkeypatch):
+    from webmcp_lint.engine import Settings, lint_paths
+
+    for name, code in {"src/factory.js": FACTORY_MODULE, **IMPORTERS}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(code)
+    whole = lint_paths([str(tmp_path)], Settings())
+    parses = _factory_parses(monkeypatch)
+    by_units = lint_paths([str(tmp_path)], Settings(), jobs=1, cache_dir=tmp_path / "cache")
+    assert parses == [1]  # three units import it (it holds no trigger word, so it is no unit of its own)
+    assert _found(by_units) == _found(whole)
+    assert located(by_units, "WM201") == [("factory.js", 2, '"bad name"')]
+
+
+def test_a_module_whose_text_changed_is_parsed_again_not_taken_from_another_unit(tmp_path):
+    from webmcp_lint.engine import build_script
+    from webmcp_lint.project_index import FileFacts, ProjectIndex
+    from webmcp_lint.source import SourceFile
+
+    path = tmp_path / "factory.js"
+    path.write_text(FACTORY_MODULE)
+    facts = FileFacts()
+    first = ProjectIndex([], frozenset({"variable_declarator"}), facts).module_script(path)
+    path.write_text("const other = 1;\n")
+    second = ProjectIndex([], frozenset({"variable_declarator"}), facts).module_script(path)
+    assert second.tree is not first.tree
+    assert [node.text for node in second.of_kind("variable_declarator")] == [b"other = 1"]
+    again = SourceFile.from_bytes(path, "factory.js", path.read_bytes())
+    reused = build_script(again, "javascript", frozenset({"variable_declarator"}),
+                          index=ProjectIndex([], frozenset({"variable_declarator"}), facts))
+    assert reused.tree is second.tree
+
+
 def test_hook_re_exported_through_local_modules_is_recognised(tmp_path):
     result = lint_project(tmp_path, {
         "src/hooks/webmcp.ts": 'import { useWebMCP } from "@vueuse/core";\nexport { useWebMCP };\n',

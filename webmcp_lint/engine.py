@@ -114,15 +114,22 @@ def build_script(source: SourceFile, language: str, kinds: frozenset[str], range
     """One Script; ``ranges`` limit the parse to embedded scripts, ``tree`` is an already parsed one.
 
     With the run's ``index``, imports resolve across files, and a whole file
-    already parsed as some other file's import is reused, not parsed again.
+    already parsed as some other file's import (in this project, or in an
+    earlier unit of this process) is reused, not parsed again.
     """
     whole_file = not ranges and tree is None
+    nodes = None
     if index is not None and whole_file:
         cached = index.cached_script(source, language)
         if cached is not None:
             return cached
-    tree = tree if tree is not None else parse(source.data, language, ranges)
-    nodes = nodes_by_kind(tree.root_node, language, kinds)
+        shared = index.imported_parse(source, language)
+        if shared is not None:
+            tree, nodes = shared
+    if tree is None:
+        tree = parse(source.data, language, ranges)
+    if nodes is None:
+        nodes = nodes_by_kind(tree.root_node, language, kinds)
     scopes = build_index(nodes)
     script = Script(source, language, tree, nodes, scopes, Evaluator(scopes))
     if index is not None:

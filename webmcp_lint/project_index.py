@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import OrderedDict
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Iterator, Mapping
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from webmcp_lint.evaluate import FUNCTION_NODE_KINDS, JSFunction, JSObject, Prop, Unknown, Value, member
 from webmcp_lint.jsonc import BinaryFileError, JsonDocument, JsonError, load_json_document
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from webmcp_lint.model import Script
 
 MAX_MODULE_SIZE = 8 * 1024 * 1024
+MAX_SHARED_PARSES = 32  # parses of imported modules the units of one process keep for one another
 MAX_ORIGIN_HOPS = 6  # local modules a re-exported package name may pass through
 RESOLVED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 # `import "./api.js"` in TypeScript names the file api.ts (and so on).
@@ -89,14 +91,18 @@ class FileFacts(Record):
     checked, so an index answering from it still records those paths in its
     ``looked_at``. ``directories`` holds the absolute directory of each file
     an import was resolved from (a unit asks several times: pathlib is slow).
+    ``imported_parses`` holds the last parse trees of imported modules (with the
+    text each was parsed from and its nodes by kind), so the units that import
+    a module, and the module's own unit, do not parse it again.
     """
 
-    _compared = ("on_disk", "lookups", "directories")
+    _compared = ("on_disk", "lookups", "directories", "imported_parses")
 
     def __init__(self) -> None:
         self.on_disk: dict[Path, bool] = {}
         self.lookups: dict[Hashable, tuple[Path | None, tuple[tuple[str, bool], ...]]] = {}
         self.directories: dict[Path, str] = {}
+        self.imported_parses: OrderedDict[tuple, tuple[bytes, Tree, dict[str, list[Node]]]] = OrderedDict()
 
 
 class ProjectIndex:
@@ -150,7 +156,29 @@ class ProjectIndex:
 
         script = build_script(source, language, self.kinds, index=self)
         self._scripts[path] = script
+        self._share_parse(script)
         return script
+
+    def imported_parse(self, source: SourceFile, language: str) -> tuple[Tree, dict[str, list[Node]]] | None:
+        """The tree and nodes by kind of ``source`` as some unit of this run imported it, if its text is the same."""
+        key = self._parse_key(source, language)
+        known = self.facts.imported_parses.get(key)
+        if known is None or known[0] != source.data:
+            return None
+        self.facts.imported_parses.move_to_end(key)
+        return known[1], known[2]
+
+    def _share_parse(self, script: Script) -> None:
+        """Keep an imported module's parse for the other units (trees never change; a few are kept at most)."""
+        parses = self.facts.imported_parses
+        key = self._parse_key(script.source, script.language)
+        parses[key] = (script.source.data, script.tree, script.nodes)
+        parses.move_to_end(key)
+        if len(parses) > MAX_SHARED_PARSES:
+            parses.popitem(last=False)
+
+    def _parse_key(self, source: SourceFile, language: str) -> tuple[str, str, frozenset[str]]:
+        return str(absolute(source.path)), language, self.kinds
 
     def _read_module(self, path: Path) -> SourceFile | None:
         from webmcp_lint.discovery import display_path
