@@ -25,7 +25,7 @@ from webmcp_lint.execute import (
 from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 from webmcp_lint.scope import FUNCTION_KINDS
-from webmcp_lint.syntax import member_name, text, unwrap
+from webmcp_lint.syntax import member_name, spelled_nodes, text, unwrap
 
 SHOWN_TEXT = 48  # longest piece of code quoted in a message
 SIGNAL_MEMBERS = frozenset({"aborted", "reason", "throwIfAborted", "addEventListener", "removeEventListener",
@@ -300,23 +300,24 @@ def execute_options_misuse(tool: ToolDefinition, project: Project) -> Iterator[F
 
 
 def _option_uses(model: ExecuteModel, name: str) -> tuple[int, int]:
-    """How often the bare options parameter is used as a signal, and how often otherwise."""
+    """How often the bare options parameter is used as a signal, and how often otherwise.
+
+    Looks only where execute's body spells the name (nested functions included), not at every node in it.
+    """
     parameter = model.options.pattern
     signal_uses = other_uses = 0
     body = model.function.child_by_field_name("body")
-    stack = [body] if body is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type in ("identifier", "shorthand_property_identifier") and text(node) == name:
-            binding = model.script.scopes.resolve(node)
-            if binding is None or binding.name_node != parameter:
-                continue
-            if _used_as_signal(node, name):
-                signal_uses += 1
-            else:
-                other_uses += 1
+    spelled = spelled_nodes(body, model.script.source.data, name.encode()) if body is not None else ()
+    for node in spelled:
+        if node.type not in ("identifier", "shorthand_property_identifier"):
             continue
-        stack.extend(node.named_children)
+        binding = model.script.scopes.resolve(node)
+        if binding is None or binding.name_node != parameter:
+            continue
+        if _used_as_signal(node, name):
+            signal_uses += 1
+        else:
+            other_uses += 1
     return signal_uses, other_uses
 
 
