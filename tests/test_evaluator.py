@@ -149,3 +149,11 @@ def test_deep_nesting_gives_unknown_not_a_crash():
 ])
 def test_decode_escapes(raw, expected):
     assert decode_escapes(raw) == expected
+
+
+@pytest.mark.parametrize(("steps", "known"), [(45, True), (46, False)])
+def test_member_access_through_a_chain_of_names_keeps_the_depth_bound(steps, known):
+    # Each name costs a level, as evaluating the name itself does: the bound falls on the same link.
+    before = 'const v0 = { x: "found" };\n' + "\n".join(f"const v{i} = v{i - 1};" for i in range(1, steps + 1))
+    value = evaluate(f"v{steps}.x", before)
+    assert value == "found" if known else isinstance(value, Unknown)

@@ -471,9 +471,9 @@ class Evaluator:
 
     # names --------------------------------------------------------------
     def _identifier(self, node: Node, depth: int) -> Value:
-        name = node.text.decode("utf-8", errors="replace")
         binding = self.scopes.resolve(node)
         if binding is None:
+            name = node.text.decode("utf-8", errors="replace")
             return UNDEFINED if name == "undefined" else Unknown("global", (name,))
         return self.binding_value(binding, depth)
 
@@ -542,6 +542,8 @@ class Evaluator:
                 body = binding.declaration.child_by_field_name("body")
                 if body is not None:
                     return self._class_members(body, True, depth)
+            if binding is not None and depth + 1 <= MAX_DEPTH:
+                return self.binding_value(binding, depth + 1)  # what evaluating the name gives, resolved once
         return self.value(node, depth + 1)
 
     def _this(self, node: Node, depth: int) -> Value:
