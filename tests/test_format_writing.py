@@ -1,9 +1,11 @@
-"""The JSON writers' fast paths write exactly what ``json.dumps(indent=2, ensure_ascii=False)`` writes."""
+"""The formats' fast paths write exactly what their slow references write: ``json.dumps(indent=2,
+ensure_ascii=False)`` for JSON, Rich for text."""
 
 from __future__ import annotations
 
 import enum
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,33 @@ def test_the_json_report_writes_each_finding_as_json_dumps_writes_its_object():
     assert report == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
     assert json.loads(report)["diagnostics"][1]["fix"]["edits"][0] == {
         "line": 1, "column": 12, "end_line": 1, "end_column": 14, "text": '"a"'}
+
+
+TRICKY_TEXTS = ["plain", "[bold]x[/bold]", "a[0] = b", "\\[escaped", "ends with \\", "tab\there", "bell\x07 cr\r esc\x1b",
+                "[/]", "[link=x]y", "emoji :smile:", "wide 漢字 😀", "multi\nline", "[*] star", "a]b[c", ""]
+
+
+def tricky_result() -> LintResult:
+    text = "\n".join(f"let v{number} = {value!r};" for number, value in enumerate(TRICKY_TEXTS)) + "\n\tx = [1];\n"
+    source = SourceFile.from_bytes(Path("a.js"), "dir/[a]/a.js", text.encode())
+    result = LintResult()
+    result.files_checked = 1
+    for number, message in enumerate(TRICKY_TEXTS + ["tabbed line"]):
+        start = source.line_starts[number] + 1
+        fix = Fix("safe" if number % 2 else "unsafe", (Edit(start, start + 1, "y"),)) if number % 3 else None
+        result.diagnostics.append(Diagnostic("WM101", "some-rule", list(Severity)[number % 3], message, source, start,
+                                             start + 4 + number, fix=fix))
+    return result
+
+
+@pytest.mark.parametrize("name", ["text", "concise"])
+@pytest.mark.parametrize("options", [RenderOptions(), RenderOptions(statistics=True, extra=(("unsafe_fixes", True),))])
+def test_text_without_colour_is_what_rich_writes(name, options, monkeypatch):
+    """Without colour, most lines skip Rich: they must read exactly as Rich would have written them."""
+    from webmcp_lint.formats import text
+
+    result = tricky_result()
+    fast = render(name, result, options)
+    monkeypatch.setattr(text, "_ONLY_RICH_WRITES_EXACTLY", re.compile(""))  # every line through Rich
+    assert fast == render(name, result, options)
+    assert "[*] star" in fast and "dir/[a]/a.js:1:2" in fast
