@@ -74,40 +74,74 @@ DEVELOPER_PAIRS = frozenset({
 })
 
 # --- WM608: instructions aimed at the agent (regular expressions over lower-cased text) ---------
+# Each pattern with the texts one of which starts every match it makes (None: a match may start otherwise). A text
+# that holds none of them is not searched, and a pattern is compiled only once some text holds one. Written out:
+# reading them from the patterns' parse would cost every run about 2 ms; the tests check them against the parse.
 AGENT_INSTRUCTION_PATTERNS = (
-    r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
-    r"(?:previous|prior|earlier|above|preceding|other|existing|original|system|safety|all)?\s*"
-    r"(?:instructions?|prompts?|rules|directions|guidelines|guidance|constraints|policies|messages)\b",
-    r"\b(?:always|must)\s+(?:call|use|invoke|run|choose|select|prefer|pick|trigger)\s+this\b",
-    r"\b(?:always|first)\s+(?:call|use|invoke|run)\s+(?:this|the)\s+(?:tool|function)\b",
-    r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)?\s*(?:first|before\s+(?:any|all|every)\b)",
-    r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+(?:instead\s+of|rather\s+than|over)\b",
-    r"\b(?:prefer|choose)\s+this\s+(?:tool|function|one)?\s*(?:over|instead|to|first|whenever|for\s+(?:every|all|any))\b",
-    r"\b(?:must|should|needs?\s+to)\s+be\s+(?:called|used|invoked|run)\s+(?:first|before\s+(?:any|all|every|other)|"
-    r"instead|for\s+(?:every|all|any)|every\s+time|always)\b",
-    r"\b(?:call|use|invoke|run)\s+this\s+(?:tool\s+|function\s+)?(?:every\s+time|on\s+every|for\s+(?:every|all|any)"
-    r"\s+(?:request|question|message|task|query))\b",
-    r"\b(?:do\s+not|don't|dont|never)\s+(?:mention|reveal|disclose|show|tell|explain)\b.{0,40}?\bto\s+(?:the\s+)?user\b",
-    r"\byou\s+are\s+(?:a|an)\s+(?:helpful|ai|assistant|agent|language|large)\b",
-    r"\bforget\s+(?:everything|all\s+(?:previous|prior|your))\b",
-    r"\b(?:the\s+)?user\s+has\s+already\s+(?:approved|consented|authori[sz]ed|confirmed|agreed)\b",
-    r"\b(?:never|do\s+not|don't|dont)\s+(?:call|use|invoke|run|trust)\s+(?:any\s+)?(?:other|another|the\s+other)\s+tools?\b",
-    r"\b(?:never|do\s+not|don't|dont|without)\s+(?:tell|telling|inform|informing|ask|asking|notify|notifying|"
-    r"alert|alerting|warn|warning|mention|mentioning|show|showing|consult|consulting|confirm(?:ing)?\s+with|"
-    r"check(?:ing)?\s+with|let|letting)\s+(?:the\s+|your\s+)?(?:user|users|human|customer|person)\b",
-    r"\b(?:without|before)\s+(?:the\s+)?(?:user|user's|users'|customer's)\s+(?:knowing|knowledge|consent|noticing|permission)\b",
-    r"\b(?:do\s+not|don't|dont|never|no\s+need\s+to)\s+(?:ask|wait)\s+for\s+(?:confirmation|permission|approval|consent)\b",
-    r"\b(?:skip|bypass|avoid)\s+(?:the\s+|any\s+|all\s+)?(?:user\s+)?(?:confirmation|approval|consent|permission)s?\b",
-    r"\byou\s+(?:must|shall|have\s+to|are\s+required\s+to|are\s+instructed\s+to|will\s+now|are\s+now)\b",
-    r"\b(?:system|developer|hidden)\s+(?:prompt|message|instructions?)\b",
-    r"\b(?:new|updated|real|actual|secret|hidden)\s+instructions?\s*:",
-    r"\b(?:as\s+an\s+ai|language\s+model|jailbreak|pretend\s+(?:to\s+be|you)|act\s+as\s+(?:a|an|the)\b)",
-    r"\b(?:secretly|silently|covertly)\s+(?:send|call|forward|share|upload|post|include|append|add|copy|run)\b",
-    r"\b(?:send|forward|share|upload|exfiltrate|leak|reveal|post)\s+(?:the\s+|all\s+|any\s+)?(?:user's\s+|users'\s+)?"
-    r"(?:conversation|chat\s+history|credentials|cookies|session|passwords?|api\s+keys?|tokens?)\b"
-    r"(?:\s+\w+){0,4}\s+to\b",
-    r"<\s*/?\s*(?:system|im_start|im_end|instructions?)\s*>|\[/?inst\]|<\|im_start\|>",
-    r"\bimportant\s*:\s*(?:ignore|always|never|you|do\s+not|don't)\b",
+    (("ignore", "disregard", "forget", "override", "bypass"),
+     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
+     r"(?:previous|prior|earlier|above|preceding|other|existing|original|system|safety|all)?\s*"
+     r"(?:instructions?|prompts?|rules|directions|guidelines|guidance|constraints|policies|messages)\b"),
+    (("always", "must"),
+     r"\b(?:always|must)\s+(?:call|use|invoke|run|choose|select|prefer|pick|trigger)\s+this\b"),
+    (("always", "first"),
+     r"\b(?:always|first)\s+(?:call|use|invoke|run)\s+(?:this|the)\s+(?:tool|function)\b"),
+    (("call", "use", "invoke", "run"),
+     r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)?\s*(?:first|before\s+(?:any|all|every)\b)"),
+    (("call", "use", "invoke", "run"),
+     r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+(?:instead\s+of|rather\s+than|over)\b"),
+    (("prefer", "choose"),
+     r"\b(?:prefer|choose)\s+this\s+(?:tool|function|one)?\s*"
+     r"(?:over|instead|to|first|whenever|for\s+(?:every|all|any))\b"),
+    (("must", "should", "need"),
+     r"\b(?:must|should|needs?\s+to)\s+be\s+(?:called|used|invoked|run)\s+(?:first|before\s+(?:any|all|every|other)|"
+     r"instead|for\s+(?:every|all|any)|every\s+time|always)\b"),
+    (("call", "use", "invoke", "run"),
+     r"\b(?:call|use|invoke|run)\s+this\s+(?:tool\s+|function\s+)?(?:every\s+time|on\s+every|for\s+(?:every|all|any)"
+     r"\s+(?:request|question|message|task|query))\b"),
+    (("do", "don't", "dont", "never"),
+     r"\b(?:do\s+not|don't|dont|never)\s+(?:mention|reveal|disclose|show|tell|explain)\b"
+     r".{0,40}?\bto\s+(?:the\s+)?user\b"),
+    (("you",),
+     r"\byou\s+are\s+(?:a|an)\s+(?:helpful|ai|assistant|agent|language|large)\b"),
+    (("forget",),
+     r"\bforget\s+(?:everything|all\s+(?:previous|prior|your))\b"),
+    (None,
+     r"\b(?:the\s+)?user\s+has\s+already\s+(?:approved|consented|authori[sz]ed|confirmed|agreed)\b"),
+    (("never", "do", "don't", "dont"),
+     r"\b(?:never|do\s+not|don't|dont)\s+(?:call|use|invoke|run|trust)\s+(?:any\s+)?"
+     r"(?:other|another|the\s+other)\s+tools?\b"),
+    (("never", "do", "don't", "dont", "without"),
+     r"\b(?:never|do\s+not|don't|dont|without)\s+(?:tell|telling|inform|informing|ask|asking|notify|notifying|"
+     r"alert|alerting|warn|warning|mention|mentioning|show|showing|consult|consulting|confirm(?:ing)?\s+with|"
+     r"check(?:ing)?\s+with|let|letting)\s+(?:the\s+|your\s+)?(?:user|users|human|customer|person)\b"),
+    (("without", "before"),
+     r"\b(?:without|before)\s+(?:the\s+)?(?:user|user's|users'|customer's)\s+"
+     r"(?:knowing|knowledge|consent|noticing|permission)\b"),
+    (("do", "don't", "dont", "never", "no"),
+     r"\b(?:do\s+not|don't|dont|never|no\s+need\s+to)\s+(?:ask|wait)\s+for\s+"
+     r"(?:confirmation|permission|approval|consent)\b"),
+    (("skip", "bypass", "avoid"),
+     r"\b(?:skip|bypass|avoid)\s+(?:the\s+|any\s+|all\s+)?(?:user\s+)?"
+     r"(?:confirmation|approval|consent|permission)s?\b"),
+    (("you",),
+     r"\byou\s+(?:must|shall|have\s+to|are\s+required\s+to|are\s+instructed\s+to|will\s+now|are\s+now)\b"),
+    (("system", "developer", "hidden"),
+     r"\b(?:system|developer|hidden)\s+(?:prompt|message|instructions?)\b"),
+    (("new", "updated", "real", "actual", "secret", "hidden"),
+     r"\b(?:new|updated|real|actual|secret|hidden)\s+instructions?\s*:"),
+    (("as", "language", "jailbreak", "pretend", "act"),
+     r"\b(?:as\s+an\s+ai|language\s+model|jailbreak|pretend\s+(?:to\s+be|you)|act\s+as\s+(?:a|an|the)\b)"),
+    (("secretly", "silently", "covertly"),
+     r"\b(?:secretly|silently|covertly)\s+(?:send|call|forward|share|upload|post|include|append|add|copy|run)\b"),
+    (("send", "forward", "share", "upload", "exfiltrate", "leak", "reveal", "post"),
+     r"\b(?:send|forward|share|upload|exfiltrate|leak|reveal|post)\s+(?:the\s+|all\s+|any\s+)?(?:user's\s+|users'\s+)?"
+     r"(?:conversation|chat\s+history|credentials|cookies|session|passwords?|api\s+keys?|tokens?)\b"
+     r"(?:\s+\w+){0,4}\s+to\b"),
+    (("<", "[", "<|im_start|>"),
+     r"<\s*/?\s*(?:system|im_start|im_end|instructions?)\s*>|\[/?inst\]|<\|im_start\|>"),
+    (("important",),
+     r"\bimportant\s*:\s*(?:ignore|always|never|you|do\s+not|don't)\b"),
 )
 
 # --- WM609: secrets a schema property may ask for ------------------------------------------------

@@ -298,7 +298,7 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
 
 
 # A description holds the openings of few patterns, and looking for all the openings once costs less than one
-# search; the patterns are parsed on the first description, and each compiled only when some text calls for it.
+# search; each pattern is compiled only when some text calls for it.
 AGENT_INSTRUCTIONS = GuardedPatterns(words.AGENT_INSTRUCTION_PATTERNS)
 _BLANK_RUN = re.compile(r"\s+")
 

@@ -1,0 +1,51 @@
+"""The openings of a regular expression read from its parse, by the ``re`` package's own parser: the reference
+the openings written beside the agent-instruction patterns (vocabulary.AGENT_INSTRUCTION_PATTERNS) are checked
+against. A pattern whose matches may start otherwise has none (None).
+"""
+
+from __future__ import annotations
+
+try:
+    from re import _parser as regex_parser  # Python 3.11+
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_parse as regex_parser  # type: ignore[no-redef]
+
+
+def match_openings(pattern: str) -> frozenset[str] | None:
+    """Literal texts one of which starts every match of ``pattern``, or None when there are none to rely on.
+
+    Leading ``\\b`` and ``^`` are stepped over (they consume nothing); a group or an alternation gives the
+    openings of each alternative. Case-insensitive patterns have none (a literal then stands for several texts).
+    """
+    parsed = regex_parser.parse(pattern)
+    if parsed.state.flags & regex_parser.SRE_FLAG_IGNORECASE:
+        return None
+    openings = _sequence_openings(list(parsed))
+    return frozenset(openings) if openings else None
+
+
+def _sequence_openings(items: list) -> set[str] | None:
+    """The openings of a sequence of parsed items: its leading literal run, or its leading group's openings."""
+    literal: list[str] = []
+    for operation, argument in items:
+        if operation is regex_parser.AT and not literal:
+            continue
+        if operation is regex_parser.LITERAL:
+            literal.append(chr(argument))
+            continue
+        if literal:
+            break
+        if operation is regex_parser.BRANCH:
+            alternatives = argument[1]
+        elif operation is regex_parser.SUBPATTERN and not argument[1] and not argument[2]:  # no inline flags
+            alternatives = [argument[3]]
+        else:
+            return None
+        found: set[str] = set()
+        for alternative in alternatives:
+            openings = _sequence_openings(list(alternative))
+            if not openings:
+                return None
+            found |= openings
+        return found
+    return {"".join(literal)} if literal else None
