@@ -1,15 +1,17 @@
 """The formats' fast paths write exactly what their slow references write: ``json.dumps(indent=2,
-ensure_ascii=False)`` for JSON, Rich for text."""
+ensure_ascii=False)`` for JSON, Rich for text, the upload action's loop for SARIF line hashes."""
 
 from __future__ import annotations
 
 import enum
 import json
+import random
 import re
 from pathlib import Path
 
 import pytest
 
+from webmcp_lint import sarif_fingerprint
 from webmcp_lint.diagnostics import Diagnostic, Edit, Fix, Severity
 from webmcp_lint.engine import LintResult
 from webmcp_lint.formats import RenderOptions, indented_json, render
@@ -92,3 +94,58 @@ def test_text_without_colour_is_what_rich_writes(name, options, monkeypatch):
     monkeypatch.setattr(text, "_ONLY_RICH_WRITES_EXACTLY", re.compile(""))  # every line through Rich
     assert fast == render(name, result, options)
     assert "[*] star" in fast and "dir/[a]/a.js:1:2" in fast
+
+
+def reference_line_hashes(content: bytes) -> list[str]:
+    """The upload action's loop (github/codeql-action src/fingerprints.ts), one UTF-16 unit at a time."""
+    encoded = content.decode("utf-8", errors="replace").encode("utf-16-le")
+    units = [int.from_bytes(encoded[at:at + 2], "little") for at in range(0, len(encoded), 2)]
+    window = [0] * 100
+    starts_at = [0] * 100  # the number of the line whose window starts at each slot (0: none)
+    hashes: dict[int, str] = {}
+    counts: dict[str, int] = {}
+    raw = index = line = 0
+    line_start, previous_cr = True, False
+
+    def feed(unit: int, new_line: int) -> None:
+        nonlocal raw, index
+        if starts_at[index]:
+            value = format(raw, "x")
+            counts[value] = counts.get(value, 0) + 1
+            hashes[starts_at[index]] = f"{value}:{counts[value]}"
+        starts_at[index] = new_line
+        raw = (37 * raw + unit - pow(37, 100, 1 << 64) * window[index]) & ((1 << 64) - 1)
+        window[index] = unit
+        index = (index + 1) % 100
+
+    for unit in [*units, 65535]:
+        if unit in (0x20, 0x09) or (previous_cr and unit == 0x0A):
+            previous_cr = False
+            continue
+        previous_cr = unit == 0x0D
+        if previous_cr:
+            unit = 0x0A
+        new_line = 0
+        if line_start:
+            line += 1
+            new_line = line
+        line_start = unit == 0x0A
+        feed(unit, new_line)
+    for _ in range(100):
+        feed(0, 0)
+    return [hashes[number] for number in range(1, line + 1)]
+
+
+PIECES = ["a", "b", " ", "\t", "\r", "\n", "\r\n", "\r \n", "\n\n", "é", "😀", "\ufeff", "x" * 120, "}\n"]
+
+
+@pytest.mark.parametrize("chunk", [3, 1 << 16])
+def test_sarif_line_hashes_are_the_actions_one_unit_at_a_time(chunk, monkeypatch):
+    """The prefix-sum computation (in chunks of line starts) gives the action's hashes and occurrence counts."""
+    monkeypatch.setattr(sarif_fingerprint, "_CHUNK", chunk)
+    generator = random.Random(9)
+    contents = [b"", b"a", b"a\n", b"\r\n", b"\xff\xfe bad utf-8\n", ("}\n" * 300).encode()]
+    contents += ["".join(generator.choice(PIECES) for _ in range(generator.randint(0, 90))).encode()
+                 for _ in range(300)]
+    for content in contents:
+        assert sarif_fingerprint.line_hashes(content) == reference_line_hashes(content), content

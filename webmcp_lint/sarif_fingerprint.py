@@ -7,7 +7,7 @@ ourselves keeps alerts stable whether or not the upload step fills it in, and
 does not clash with a value the action would compute (the action keeps an
 existing value and only warns when it differs).
 
-The algorithm, ported step by step:
+The algorithm (the action's, computed here by whole-text and C-level steps):
 
 * The file is decoded as UTF-8 (invalid bytes become U+FFFD, a BOM is kept)
   and walked as UTF-16 code units, like JavaScript's ``charCodeAt``.
@@ -31,35 +31,47 @@ empty last "line" gets a hash too: ``b"a\\n"`` has two hashes, ``b"a"`` and
 from __future__ import annotations
 
 from array import array
+from itertools import accumulate
+from operator import mul
+from typing import Iterator
 
 __all__ = ["line_hashes", "primary_location_line_hash"]
 
-_TAB = 0x09
-_SPACE = 0x20
 _LF = 0x0A
-_CR = 0x0D
 _EOF = 65535
 _BLOCK_SIZE = 100
 _MOD = 37
 _MASK = (1 << 64) - 1  # Long arithmetic wraps modulo 2**64
-_FIRST_MOD = pow(_MOD, _BLOCK_SIZE, 1 << 64)
+_INVERSE = pow(_MOD, -1, 1 << 64)  # 37 is odd, so it has an inverse modulo 2**64
+_CHUNK = 1 << 16  # the line starts one prefix sum serves: bounds the lists below whatever a file's size
+_POWERS = [1]  # 37**k modulo 2**64, as far as the longest chunk hashed so far needs
+_INVERSE_POWERS = [1]  # 37**-k modulo 2**64
 
 
-def _utf16_code_units(content: bytes) -> array:
-    """Decode like Node's ``Buffer.toString("utf8")`` and split into UTF-16 units.
+def _grow_powers(length: int) -> None:
+    while len(_POWERS) < length:
+        _POWERS.append(_POWERS[-1] * _MOD & _MASK)
+        _INVERSE_POWERS.append(_INVERSE_POWERS[-1] * _INVERSE & _MASK)
 
-    The action hashes ``charCodeAt`` values, so a character outside the BMP
-    counts as two surrogate units.
+
+def _kept_code_units(content: bytes) -> array:
+    """The UTF-16 units the action feeds its hash, then the EOF marker and the zeros after it.
+
+    Decoded like Node's ``Buffer.toString("utf8")``; a character outside the BMP counts as two surrogate units,
+    as ``charCodeAt`` does. Spaces and tabs are dropped, CR becomes LF and the LF of a CRLF is dropped: a space
+    or tab between a CR and an LF keeps both, as the action's "previous was CR" state is cleared by it.
     """
     text = content.decode("utf-8", errors="replace")
+    kept = text.replace("\r\n", "\n").replace("\r", "\n").replace(" ", "").replace("\t", "")
     units = array("H")
-    # After decoding with "replace" the text holds no lone surrogates, so this
-    # encoding cannot fail.
-    units.frombytes(text.encode("utf-16-le"))
+    # After decoding with "replace" the text holds no lone surrogates, so this encoding cannot fail.
+    units.frombytes(kept.encode("utf-16-le"))
     if units.itemsize != 2:  # pragma: no cover - "H" is 2 bytes on CPython
         raise RuntimeError("unexpected array item size")
     if array("H", [1]).tobytes() != b"\x01\x00":  # big-endian host
         units.byteswap()
+    units.append(_EOF)
+    units.extend(bytes(_BLOCK_SIZE))
     return units
 
 
@@ -69,69 +81,45 @@ def line_hashes(content: bytes) -> list[str]:
     Each entry is the full ``primaryLocationLineHash`` value, ``"<hex>:<N>"``,
     as the upload action would write it for a result whose
     ``region.startLine`` is ``n``.
+
+    The action's rolling hash of the 100 units ``u[p:p+100]`` from a line's
+    start is ``sum(u[p+j] * 37**(99-j))``: ``37**(p+99)`` times the sum of
+    ``u[k] * 37**-k`` over the window (modulo 2**64, where 37 has an inverse),
+    a difference of two prefix sums. C loops make those (``accumulate``,
+    ``map``) instead of a Python step per character; ``p`` counts from the
+    start of a chunk of lines.
     """
-    window = [0] * _BLOCK_SIZE
-    # Line number that starts at each window slot, -1 where none starts.
-    line_numbers = [-1] * _BLOCK_SIZE
-    hashes: list[str | None] = []
+    units = _kept_code_units(content)
+    eof = len(units) - _BLOCK_SIZE - 1
+    hashes = []
     hash_counts: dict[str, int] = {}
-    raw = 0
-    index = 0
-    line_number = 0
-    line_start = True
-    prev_cr = False
+    chunk_start = chunk_end = 0
+    prefix: list[int] = []
+    for start in _line_starts(units, eof):
+        if start >= chunk_end:
+            chunk_start, chunk_end = start, min(start + _CHUNK, eof + 1)
+            window_end = chunk_end + _BLOCK_SIZE - 1  # where the window of the chunk's last possible line ends
+            _grow_powers(window_end - chunk_start)
+            prefix = list(accumulate(map(mul, units[chunk_start:window_end], _INVERSE_POWERS), initial=0))
+        offset = start - chunk_start
+        value = format(_POWERS[offset + _BLOCK_SIZE - 1] * (prefix[offset + _BLOCK_SIZE] - prefix[offset]) & _MASK,
+                       "x")
+        count = hash_counts[value] = hash_counts.get(value, 0) + 1
+        hashes.append(f"{value}:{count}")
+    return hashes
 
-    def output_hash() -> None:
-        value = format(raw, "x")
-        count = hash_counts.get(value, 0) + 1
-        hash_counts[value] = count
-        number = line_numbers[index]
-        # Lines are emitted in increasing order, one each.
-        while len(hashes) < number:
-            hashes.append(None)
-        hashes[number - 1] = f"{value}:{count}"
-        line_numbers[index] = -1
 
-    def update_hash(current: int) -> None:
-        nonlocal raw, index
-        begin = window[index]
-        window[index] = current
-        raw = (_MOD * raw + current - _FIRST_MOD * begin) & _MASK
-        index = (index + 1) % _BLOCK_SIZE
-
-    def process_character(current: int) -> None:
-        nonlocal line_start, line_number, prev_cr
-        if current == _SPACE or current == _TAB or (prev_cr and current == _LF):
-            prev_cr = False
+def _line_starts(units: array, eof: int) -> Iterator[int]:
+    """Where each line starts: at the first unit, and after each LF (the EOF marker too, after a last LF)."""
+    start = 0
+    while True:
+        yield start
+        if start == eof:
             return
-        if current == _CR:
-            current = _LF
-            prev_cr = True
-        else:
-            prev_cr = False
-        if line_numbers[index] != -1:
-            output_hash()
-        if line_start:
-            line_start = False
-            line_number += 1
-            line_numbers[index] = line_number
-        if current == _LF:
-            line_start = True
-        update_hash(current)
-
-    for unit in _utf16_code_units(content):
-        process_character(unit)
-    process_character(_EOF)
-
-    # Flush the lines whose 100-character window is still open.
-    for _ in range(_BLOCK_SIZE):
-        if line_numbers[index] != -1:
-            output_hash()
-        update_hash(0)
-
-    if len(hashes) != line_number or any(h is None for h in hashes):
-        raise AssertionError("every line must receive exactly one hash")
-    return [h for h in hashes if h is not None]
+        try:
+            start = units.index(_LF, start, eof) + 1
+        except ValueError:
+            return
 
 
 def primary_location_line_hash(content: bytes, line: int) -> str:
