@@ -50,7 +50,8 @@ class Settings(Record):
         self.severity_overrides = {} if severity_overrides is None else severity_overrides
         self.max_file_size = max_file_size
         self.verbose = verbose
-        self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores  # config.PerFileIgnore
+        # config.PerFileIgnore: a glob and the codes it turns off
+        self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores
         self.exclusion = exclusion  # config.Exclusion from a config file; None keeps the default excluded dirs
         self.force_exclude = force_exclude  # apply the exclusion to paths named on the command line too
 
@@ -302,8 +303,10 @@ def _file_bytes(path: Path, max_size: int) -> bytes | None:
         if status.st_size > max_size:
             return None
         chunks = []
-        while chunk := os.read(descriptor, status.st_size + 1 if not chunks else READ_CHUNK):  # until the end,
-            chunks.append(chunk)  # like read_bytes (a file may grow after the fstat)
+        wanted = status.st_size + 1  # all of it in one read, then on to the end as read_bytes does (it may grow)
+        while chunk := os.read(descriptor, wanted):
+            chunks.append(chunk)
+            wanted = READ_CHUNK
         return b"".join(chunks)
     finally:
         os.close(descriptor)
