@@ -45,9 +45,9 @@ def imported_origin(node: Node | None, script: Script, steps: int = MAX_ALIAS_ST
 
 def _remembered_origin(binding: Binding, script: Script, steps: int) -> tuple[str, str] | None:
     """The origin of ``binding``, found once per binding and alias steps left (every call through one name
-    asks the same question)."""
+    asks the same question); an import's origin is the same whatever the steps left, so it is found once."""
     known = script.once("imported_origins", dict)
-    key = (binding.name_node.id, steps)
+    key = (binding.name_node.id, None if binding.kind == "import" else steps)
     if key not in known:
         known[key] = _binding_origin(binding, script, steps)
     return known[key]
