@@ -41,8 +41,8 @@ class Fix(HashedRecord):
 
 
 class Diagnostic(Record):
-    __slots__ = ("code", "slug", "severity", "message", "source", "start", "end", "tool_name", "fix")
-    _compared = __slots__
+    _compared = ("code", "slug", "severity", "message", "source", "start", "end", "tool_name", "fix")
+    __slots__ = (*_compared, "_start_position")
 
     def __init__(self, code: str, slug: str, severity: Severity, message: str, source: SourceFile, start: int,
                  end: int, tool_name: str | None = None, fix: Fix | None = None) -> None:
@@ -55,13 +55,20 @@ class Diagnostic(Record):
         self.end = end
         self.tool_name = tool_name
         self.fix = fix
+        self._start_position: tuple[int, int] | None = None
 
     @property
     def path(self) -> str:
         return self.source.display_path
 
     def start_position(self, *, utf16: bool = False) -> tuple[int, int]:
-        return self.source.position(self.start, utf16=utf16)
+        if utf16:
+            return self.source.position(self.start, utf16=True)
+        # Kept: the sort and every output format ask for it (a line look-up and a prefix decode each time).
+        position = self._start_position
+        if position is None:
+            position = self._start_position = self.source.position(self.start)
+        return position
 
     def end_position(self, *, utf16: bool = False) -> tuple[int, int]:
         return self.source.position(self.end, utf16=utf16)
