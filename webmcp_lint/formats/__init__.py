@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import importlib
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Callable
+
+from webmcp_lint.record import HashedRecord
 
 if TYPE_CHECKING:
     from webmcp_lint.engine import LintResult
@@ -30,15 +31,21 @@ FORMAT_MODULES = {
 }
 
 
-@dataclass(frozen=True)
-class RenderOptions:
-    """How to render: colour, code frames, statistics, quiet, and per-format ``extra`` settings (read with ``get``)."""
+class RenderOptions(HashedRecord):
+    """How to render: colour, code frames, statistics, quiet, and per-format ``extra`` settings (read with ``get``).
 
-    color: bool = False
-    show_source: bool = True
-    statistics: bool = False
-    quiet: bool = False
-    extra: tuple[tuple[str, object], ...] = ()
+    A plain class, not a dataclass: it is the last one a run would create at import, in the serial start."""
+
+    __slots__ = ("color", "show_source", "statistics", "quiet", "extra")
+    _compared = __slots__
+
+    def __init__(self, color: bool = False, show_source: bool = True, statistics: bool = False, quiet: bool = False,
+                 extra: tuple[tuple[str, object], ...] = ()) -> None:
+        self.color = color
+        self.show_source = show_source
+        self.statistics = statistics
+        self.quiet = quiet
+        self.extra = extra
 
     def get(self, key: str, default=None):
         return dict(self.extra).get(key, default)
