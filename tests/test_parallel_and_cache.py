@@ -126,6 +126,26 @@ def test_three_processes_and_a_worker_that_dies_give_the_same_report(tmp_path, m
     assert check_json(FIXTURES, "--jobs", "2", "--no-cache", report=report) == expected
 
 
+def test_every_worker_is_waited_for_by_the_end_of_the_run(tmp_path, monkeypatch):
+    """Workers are reaped after the merge (their exit frees their memory meanwhile), never left as zombies."""
+    monkeypatch.chdir(FIXTURES)
+    started = []
+    real_fork = os.fork
+
+    def recorded_fork():
+        pid = real_fork()
+        if pid:
+            started.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recorded_fork)
+    check_json(FIXTURES, "--jobs", "3", "--no-cache", report=tmp_path / "report.json")
+    assert len(started) == 2
+    for pid in started:
+        with pytest.raises(ChildProcessError):  # already waited for: no longer this process's child
+            os.waitpid(pid, os.WNOHANG)
+
+
 def test_a_failure_in_the_main_process_stops_its_workers(tmp_path, monkeypatch):
     """The run ends with the error at once: a worker's remaining units are of no use, so it is not waited for."""
     monkeypatch.chdir(FIXTURES)

@@ -77,6 +77,7 @@ class _Run:
 
 
 _RUN: _Run | None = None
+_EXITING_WORKERS: list[int] = []  # process ids of workers that sent their entries, not yet waited for
 
 
 def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult, jobs: int,
@@ -97,29 +98,32 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     outcomes = [check.cached(cache.load(slot, key), files, unit) for slot, key, unit in zip(slots, keys, units)] \
         if cache else [None] * len(units)
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
-    _RUN = run
     try:
-        for position, entry in _computed(missing, jobs):
-            outcomes[position] = _Outcome.of(entry, files, units[position])
-            if cache:
-                check.complete(entry)
-                cache.store(slots[position], keys[position], entry)
-        project = None
-        if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
-            project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
-            project = check.cached(cache.load(PROJECT_SLOT, project_key), files, None) if cache else None
-            if project is None:
-                entry = _page_pass(run)
-                project = _Outcome.of(entry, files, None)
+        _RUN = run
+        try:
+            for position, entry in _computed(missing, jobs):
+                outcomes[position] = _Outcome.of(entry, files, units[position])
                 if cache:
                     check.complete(entry)
-                    cache.store(PROJECT_SLOT, project_key, entry)
+                    cache.store(slots[position], keys[position], entry)
+            project = None
+            if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
+                project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
+                project = check.cached(cache.load(PROJECT_SLOT, project_key), files, None) if cache else None
+                if project is None:
+                    entry = _page_pass(run)
+                    project = _Outcome.of(entry, files, None)
+                    if cache:
+                        check.complete(entry)
+                        cache.store(PROJECT_SLOT, project_key, entry)
+        finally:
+            _RUN = None
+        if cache:
+            cache.save()
+        result.files_checked += len(sources)
+        _merge(run, outcomes, project, result)
     finally:
-        _RUN = None
-    if cache:
-        cache.save()
-    result.files_checked += len(sources)
-    _merge(run, outcomes, project, result)
+        _reap_exiting_workers()
     return result
 
 
@@ -187,9 +191,18 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
         os.close(tokens)
         for pid, results in workers:
             os.close(results)
-            if not finished:  # this process failed: the workers' units are of no use
+            if finished:  # it sent everything and is exiting: reaped once the findings are merged
+                _EXITING_WORKERS.append(pid)
+            else:  # this process failed: the workers' units are of no use
                 os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+                os.waitpid(pid, 0)
+
+
+def _reap_exiting_workers() -> None:
+    """Wait for the workers that sent their entries. A process's exit frees its memory before it is done
+    (tens of MB, several ms), so waiting for it only after the merge lets that happen beside the merge."""
+    while _EXITING_WORKERS:
+        os.waitpid(_EXITING_WORKERS.pop(), 0)
 
 
 def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoReturn:
@@ -202,6 +215,9 @@ def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoR
             blob = blob[os.write(results_in, blob):]
         status = 0
     finally:
+        # Closed before the exit, which frees the process's memory before it closes files: the parent's
+        # read ends now, not after that.
+        os.close(results_in)
         os._exit(status)
 
 
