@@ -206,11 +206,19 @@ def test_editing_a_file_or_the_factory_it_imports_invalidates_its_entry(tmp_path
     assert report_text == check_json(root, "--no-cache", report=report)
 
 
-def cache_file(cache: Path) -> Path:
-    """The one file a run over one project with one set of settings writes."""
-    written = list(cache.glob("*/*.cache"))
-    assert len(written) == 1, written
-    return written[0]
+def cache_files(cache: Path) -> list[Path]:
+    """The shards a run over one project with one set of settings wrote (one folder of them)."""
+    written = sorted(cache.glob("*/*/*.cache"))
+    assert written and len({path.parent for path in written}) == 1, written
+    return written
+
+
+def stored_slots(cache: Path) -> dict:
+    """Every entry the shards hold, by slot."""
+    slots = {}
+    for path in cache_files(cache):
+        slots.update(cache_module.read_slots(path))
+    return slots
 
 
 def test_a_corrupt_cache_file_is_linted_again(tmp_path, monkeypatch):
@@ -218,14 +226,16 @@ def test_a_corrupt_cache_file_is_linted_again(tmp_path, monkeypatch):
     monkeypatch.chdir(root)
     cache, report = tmp_path / "cache", tmp_path / "report.json"
     cold = check_json(root, "--cache-dir", str(cache), report=report)
-    stored = cache_file(cache).read_bytes()
-    slots = cache_module.read_slots(cache_file(cache))
+    stored = {path: path.read_bytes() for path in cache_files(cache)}
+    slots = stored_slots(cache)
     assert slots
-    for damaged in (b"", stored[:len(stored) // 2], stored[:-1] + bytes([stored[-1] ^ 1]), b"{not marshal",
-                    stored.replace(cache_module.FILE_HEADER, b"webmcp-lint cache 0\n")):
-        cache_file(cache).write_bytes(damaged)
+    damages = (lambda data: b"", lambda data: data[:len(data) // 2], lambda data: data[:-1] + bytes([data[-1] ^ 1]),
+               lambda data: b"{not marshal", lambda data: data.replace(cache_module.FILE_HEADER, b"webmcp-lint cache 0\n"))
+    for damage in damages:
+        for path, data in stored.items():
+            path.write_bytes(damage(data))
         assert check_json(root, "--cache-dir", str(cache), report=report) == cold
-        assert cache_module.read_slots(cache_file(cache)) == slots  # written again, whole
+        assert stored_slots(cache) == slots  # written again, whole
 
 
 def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monkeypatch):
@@ -234,25 +244,28 @@ def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monk
     monkeypatch.chdir(root)
     cache, report = tmp_path / "cache", tmp_path / "report.json"
     cold = check_json(root, "--cache-dir", str(cache), report=report)
-    path = cache_file(cache)
-    slots = cache_module.read_slots(path)
     malformed = [[], 3, (None, {}), {"looked_at": 3}, {"looked_at": {}, "diagnostics": [["x"]]}]
-    for number, slot in enumerate(sorted(slots)):
-        key, entry = slots[slot]
-        slots[slot] = (key, malformed[number % len(malformed)])
-    payload = marshal.dumps(slots)
-    path.write_bytes(cache_module.FILE_HEADER + hashlib.sha256(payload).digest() + payload)
+    number = 0
+    for path in cache_files(cache):
+        slots = cache_module.read_slots(path)
+        for slot in sorted(slots):
+            key, entry = slots[slot]
+            slots[slot] = (key, malformed[number % len(malformed)])
+            number += 1
+        payload = marshal.dumps(slots)
+        path.write_bytes(cache_module.FILE_HEADER + hashlib.sha256(payload).digest() + payload)
+    assert number == len(PROJECT)
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
 
 
-def test_one_entry_per_file_replaced_when_it_changes_and_dropped_when_it_is_deleted(tmp_path, monkeypatch):
+def test_one_entry_per_file_replaced_when_it_changes(tmp_path, monkeypatch):
     root = write_project(tmp_path / "app", PROJECT)
     monkeypatch.chdir(root)
     cache, report = tmp_path / "cache", tmp_path / "report.json"
 
     def slots() -> list[str]:
-        return sorted(Path(slot).name for slot in cache_module.read_slots(cache_file(cache)))
+        return sorted(Path(slot).name for slot in stored_slots(cache))
 
     check_json(root, "--cache-dir", str(cache), report=report)
     first = slots()
@@ -261,9 +274,28 @@ def test_one_entry_per_file_replaced_when_it_changes_and_dropped_when_it_is_dele
         (root / "extra.js").write_text(PROJECT["extra.js"] + f"// version {version}\n")
         check_json(root, "--cache-dir", str(cache), report=report)
     assert slots() == first
-    (root / "extra.js").unlink()
-    check_json(root, "--cache-dir", str(cache), report=report)
-    assert slots() == [name for name in first if name != "extra.js"]
+
+
+def test_entries_of_deleted_files_go_when_a_run_next_reads_their_shard(tmp_path):
+    files = [tmp_path / f"module{number}.js" for number in range(cache_module.SHARDS * 4)]
+    by_shard: dict[int, list[Path]] = {}
+    for path in files:
+        path.write_text("// a module\n")
+        by_shard.setdefault(cache_module.shard_number(str(path)), []).append(path)
+    kept, deleted = next(group for group in by_shard.values() if len(group) >= 2)[:2]
+    first = cache_module.Cache(tmp_path / "cache", "settings")
+    for path in (kept, deleted):
+        assert first.load(str(path), "key") is None
+        first.store(str(path), "key", {"entry": path.name})
+    first.save()
+    shard = first.shard_path(cache_module.shard_number(str(kept)))
+    assert set(cache_module.read_slots(shard)) == {str(kept), str(deleted)}
+
+    deleted.unlink()
+    later = cache_module.Cache(tmp_path / "cache", "settings")  # a run over the kept file alone, all cached
+    assert later.load(str(kept), "key") == {"entry": kept.name}
+    later.save()
+    assert set(cache_module.read_slots(shard)) == {str(kept)}
 
 
 def test_a_warm_run_does_not_write_and_a_partial_run_keeps_the_other_files_entries(tmp_path, monkeypatch):
@@ -271,16 +303,18 @@ def test_a_warm_run_does_not_write_and_a_partial_run_keeps_the_other_files_entri
     monkeypatch.chdir(root)
     cache, report = tmp_path / "cache", tmp_path / "report.json"
     cold = check_json(root, "--cache-dir", str(cache), report=report)
-    written = cache_file(cache).stat()
+    def identities() -> dict[Path, tuple[int, int]]:
+        return {path: (path.stat().st_ino, path.stat().st_mtime_ns) for path in cache_files(cache)}
+
+    written = identities()
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
-    assert (cache_file(cache).stat().st_ino, cache_file(cache).stat().st_mtime_ns) == (
-        written.st_ino, written.st_mtime_ns)
+    assert identities() == written
 
     (root / "extra.js").write_text(PROJECT["extra.js"] + "// edited\n")
     result = CliRunner().invoke(main, ["check", "extra.js", "--format", "json", "--exit-zero", "-o", str(report),
                                        "--cache-dir", str(cache)])
     assert result.exit_code == 0, result.output
-    assert len(cache_module.read_slots(cache_file(cache))) == len(PROJECT)  # the units' entries and the pages'
+    assert len(stored_slots(cache)) == len(PROJECT)  # the units' entries and the pages'
 
     expected = check_json(root, "--no-cache", report=report)
     real_lint_unit = units.lint_unit
@@ -303,7 +337,7 @@ def test_the_cache_is_tagged_and_no_cache_writes_nothing(tmp_path, monkeypatch):
     assert (root / ".webmcp_lint_cache" / "CACHEDIR.TAG").read_text().startswith(
         "Signature: 8a477f597d28d172789f06886806bc55")
     assert (root / ".webmcp_lint_cache" / ".gitignore").read_text() == "*\n"
-    assert cache_file(root / ".webmcp_lint_cache")
+    assert cache_files(root / ".webmcp_lint_cache")
 
 
 def test_the_text_report_does_not_mention_the_cache_it_created(tmp_path, monkeypatch):

@@ -1,18 +1,21 @@
-"""The on-disk cache of unit results, Ruff-style: ``.webmcp_lint_cache/<version>-<build>/<settings>.cache``.
+"""The on-disk cache of unit results, Ruff-style: ``.webmcp_lint_cache/<version>-<build>/<settings>/<shard>.cache``.
 
-One file per settings digest holds every unit's entry, by the unit's path
-(one entry a file: a file's new entry replaces its old one), each under its
-key (a digest of the file's text, the settings and the linter version). A
-run reads the file once when it starts and, only if it computed something,
-writes it once when it ends: from the main process, to a temporary file
-then ``os.replace``, so a run never sees half a file. Two runs at once: the
-last to write wins, and the other's new entries are computed again next
-time. The cache root holds a ``CACHEDIR.TAG`` (backup tools skip it) and a
-``.gitignore`` of ``*``. A file or entry that cannot be read or is not what
-this version writes is a miss, never an error; failing to write only costs
-the next run the work.
+Each settings digest has a folder of SHARDS files; a unit's entry lives in the
+shard its path hashes to (one entry a file: a file's new entry replaces its
+old one), under its key (a digest of the file's text, the settings and the
+linter version). A run reads only the shards holding its units, when it first
+needs them, and writes back only those it changed, once, when it ends: from
+the main process, each to a temporary file then ``os.replace``, so a run never
+sees half a file; a shard it read that holds entries of deleted files is
+written back without them. So a pre-commit run over three files reads three
+small files however large the cache has grown, and a whole run writes at most
+SHARDS files, not one per unit. Two runs at once: the last to write a shard wins, and the
+other's new entries there are computed again next time. The cache root holds
+a ``CACHEDIR.TAG`` (backup tools skip it) and a ``.gitignore`` of ``*``. A
+file or entry that cannot be read or is not what this version writes is a
+miss, never an error; failing to write only costs the next run the work.
 
-The file is a header, the SHA-256 of the payload and the payload in
+A shard is a header, the SHA-256 of the payload and the payload in
 ``marshal`` (the format of Python's own ``.pyc`` caches: a third of JSON's
 size, several times faster both ways); the digest turns a torn or corrupt
 file into a miss before ``marshal`` reads it.
@@ -35,6 +38,7 @@ CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
 FILE_HEADER = b"webmcp-lint cache 1\n"
 PAYLOAD_DIGEST_SIZE = 32  # SHA-256
+SHARDS = 32  # files per settings digest: few enough for a whole run to write, small enough for a short run to read
 # The slot of an entry that belongs to no single file (the page rules' pass over every file).
 PROJECT_SLOT = ""
 
@@ -69,7 +73,10 @@ def _module_stats(package: Path) -> list[str]:
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(name)
                     elif entry.name.endswith(".py"):
-                        status = entry.stat()
+                        try:
+                            status = entry.stat()
+                        except OSError:  # vanished or unreadable: the other files still count
+                            continue
                         stats.append(f"{name}:{status.st_size}:{status.st_mtime_ns}")
         except OSError:
             continue
@@ -77,49 +84,53 @@ def _module_stats(package: Path) -> list[str]:
 
 
 class Cache:
-    """The entries of one settings digest: read from ``root/<version>-<build>/<settings>.cache`` at once, written
-    back by ``save``; ``root`` is created (with its tag files) by the first save."""
+    """The entries of one settings digest, in ``root/<version>-<build>/<settings>/``: each shard read on first use,
+    the changed ones written back by ``save``; ``root`` is created (with its tag files) by the first save."""
 
     def __init__(self, root: Path, settings_key: str) -> None:
         self.root = root
-        self.directory = root / build_fingerprint()
-        self.path = self.directory / f"{settings_key[:32]}.cache"
-        self._slots = read_slots(self.path)  # slot (a unit's absolute path) -> (key, entry)
-        self._used: set[str] = set()  # the slots this run loaded or stored (its files exist)
-        self._changed = False
+        self.directory = root / build_fingerprint() / settings_key[:32]
+        self._shards: dict[int, dict] = {}  # shard number -> its slots (a unit's absolute path -> (key, entry))
+        self._used: set[str] = set()  # the slots of this run's units: kept whether or not their file still exists
+        self._changed: set[int] = set()
+
+    def shard_path(self, number: int) -> Path:
+        return self.directory / f"{number:02d}.cache"
+
+    def _shard_of(self, slot: str) -> tuple[int, dict]:
+        number = shard_number(slot)
+        slots = self._shards.get(number)
+        if slots is None:
+            slots = self._shards[number] = read_slots(self.shard_path(number))
+        return number, slots
 
     def load(self, slot: str, key: str) -> dict | None:
         self._used.add(slot)
-        held = self._slots.get(slot)
+        held = self._shard_of(slot)[1].get(slot)
         if type(held) is tuple and len(held) == 2 and held[0] == key and type(held[1]) is dict:
             return held[1]
         return None
 
     def store(self, slot: str, key: str, entry: dict) -> None:
         self._used.add(slot)
-        self._slots[slot] = (key, entry)
-        self._changed = True
+        number, slots = self._shard_of(slot)
+        slots[slot] = (key, entry)
+        self._changed.add(number)
 
     def save(self) -> None:
-        """Write the entries back if this run stored any, without those of files that no longer exist."""
-        if not self._changed:
-            return
-        slots = {slot: held for slot, held in self._slots.items()
-                 if slot in self._used or slot == PROJECT_SLOT or os.path.isfile(slot)}
-        payload = marshal.dumps(slots)
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        """Write back the shards this run read that changed: it stored entries there, or some of their entries
+        belong to files that no longer exist (dropped)."""
         try:
-            self._prepare()
-            try:
-                with open(temporary, "wb") as stream:
-                    stream.write(FILE_HEADER + hashlib.sha256(payload).digest() + payload)
-                os.replace(temporary, self.path)
-            except BaseException:
-                temporary.unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass  # a read-only or full disk: the run's result stands, the next run recomputes
-        self._changed = False
+            for number, slots in sorted(self._shards.items()):
+                kept = {slot: held for slot, held in slots.items()
+                        if slot in self._used or slot == PROJECT_SLOT or os.path.isfile(slot)}
+                if number in self._changed or len(kept) < len(slots):
+                    self._prepare()
+                    _write_atomically(self.shard_path(number), marshal.dumps(kept))
+                    self._shards[number] = kept
+        except (OSError, ValueError):  # a read-only or full disk (or a value marshal refuses): the run's result
+            pass  # stands, the next run recomputes
+        self._changed.clear()
 
     def _prepare(self) -> None:
         if not self.directory.is_dir():
@@ -128,6 +139,23 @@ class Cache:
                 marker = self.root / name
                 if not marker.exists():
                     marker.write_text(text, encoding="utf-8")
+
+
+def shard_number(slot: str) -> int:
+    """The shard holding a slot's entry (the same in every process and run: not Python's salted hash)."""
+    return hashlib.sha256(slot.encode("utf-8", errors="surrogatepass")).digest()[0] % SHARDS
+
+
+def _write_atomically(path: Path, payload: bytes) -> None:
+    """The shard through a temporary file of a name no other process (or container sharing the disk) uses."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+    try:
+        with open(temporary, "wb") as stream:
+            stream.write(FILE_HEADER + hashlib.sha256(payload).digest() + payload)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def read_slots(path: Path) -> dict:

@@ -215,10 +215,10 @@ def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoR
             blob = blob[os.write(results_in, blob):]
         status = 0
     finally:
-        # Closed before the exit, which frees the process's memory before it closes files: the parent's
-        # read ends now, not after that.
-        os.close(results_in)
-        os._exit(status)
+        try:  # closed before the exit, which frees the process's memory before it closes files: the parent's
+            os.close(results_in)  # read ends now, not after that
+        finally:
+            os._exit(status)
 
 
 def _widen(pipe: int) -> None:
