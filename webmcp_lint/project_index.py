@@ -84,8 +84,9 @@ class ModuleExports(Record):
         return list(dict.fromkeys([*self.locals, *self.values, *self.reexports]))
 
 
-class FileFacts(Record):
-    """What a run learns about the file system, shared by the indexes of its units.
+class FileFacts:
+    """What a run learns about the file system, shared by the indexes of its units (a plain holder: two are
+    never compared).
 
     ``lookups`` holds each search's answer with the text of every path it
     checked, so an index answering from it still records those paths in its
@@ -95,8 +96,6 @@ class FileFacts(Record):
     text each was parsed from and its nodes by kind), so the units that import
     a module, and the module's own unit, do not parse it again.
     """
-
-    _compared = ("on_disk", "lookups", "directories", "imported_parses")
 
     def __init__(self) -> None:
         self.on_disk: dict[Path, bool] = {}

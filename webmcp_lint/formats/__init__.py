@@ -73,10 +73,11 @@ def render(name: str, result: LintResult, options: RenderOptions) -> str:
 
 
 def indented_json(value, level: int = 0) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)`` (``level``: the depth of ``value`` in a larger
-    document), several times as fast: with an indent, json encodes in Python one generator per value; this
-    writes each scalar with json's own C string encoder and each object through a template made once per
-    shape (``object_template``), filled in one ``%``."""
+    """``json.dumps(value, indent=2, ensure_ascii=False)`` for the values reports hold (objects with string keys:
+    any other key is a TypeError) (``level``: the depth of ``value`` in a larger document), several times as
+    fast: with an indent, json encodes in Python one generator per value; this writes each scalar with json's
+    own C string encoder and each object through a template made once per shape (``object_template``),
+    filled in one ``%``."""
     chunks: list[str] = []
     _write_json(value, level, chunks)
     return "".join(chunks)
