@@ -93,6 +93,7 @@ class Cache:
         self._shards: dict[int, dict] = {}  # shard number -> its slots (a unit's absolute path -> (key, entry))
         self._used: set[str] = set()  # the slots of this run's units: kept whether or not their file still exists
         self._changed: set[int] = set()
+        self._prepared = False
 
     def shard_path(self, number: int) -> Path:
         return self.directory / f"{number:02d}.cache"
@@ -133,6 +134,10 @@ class Cache:
         self._changed.clear()
 
     def _prepare(self) -> None:
+        """The folder and the root's tag files, made by the first shard written (looked for once a run)."""
+        if self._prepared:
+            return
+        self._prepared = True
         if not self.directory.is_dir():
             self.directory.mkdir(parents=True, exist_ok=True)
             for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "*\n")):

@@ -124,7 +124,7 @@ def build_script(source: SourceFile, language: str, kinds: frozenset[str], range
         cached = index.cached_script(source, language)
         if cached is not None:
             return cached
-        shared = index.imported_parse(source, language)
+        shared = index.imported_parse(source, language, kinds)
         if shared is not None:
             tree, nodes = shared
     if tree is None:

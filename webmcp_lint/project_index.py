@@ -104,6 +104,11 @@ class FileFacts:
         self.imported_parses: OrderedDict[tuple, tuple[bytes, Tree, dict[str, list[Node]]]] = OrderedDict()
 
 
+def _shared_parse_key(source: SourceFile, language: str, kinds: frozenset[str]) -> tuple[str, str, frozenset[str]]:
+    """A parse is shared for one file, language and set of node kinds (its nodes by kind hold only those)."""
+    return str(absolute(source.path)), language, kinds
+
+
 class ProjectIndex:
     """Modules, their exports and the JSON configuration files of one run."""
 
@@ -158,9 +163,11 @@ class ProjectIndex:
         self._share_parse(script)
         return script
 
-    def imported_parse(self, source: SourceFile, language: str) -> tuple[Tree, dict[str, list[Node]]] | None:
-        """The tree and nodes by kind of ``source`` as some unit of this run imported it, if its text is the same."""
-        key = self._parse_key(source, language)
+    def imported_parse(self, source: SourceFile, language: str,
+                       kinds: frozenset[str]) -> tuple[Tree, dict[str, list[Node]]] | None:
+        """The tree and nodes of ``kinds`` of ``source`` as some unit of this run imported it, if its text is the
+        same."""
+        key = _shared_parse_key(source, language, kinds)
         known = self.facts.imported_parses.get(key)
         if known is None or known[0] != source.data:
             return None
@@ -170,14 +177,11 @@ class ProjectIndex:
     def _share_parse(self, script: Script) -> None:
         """Keep an imported module's parse for the other units (trees never change; a few are kept at most)."""
         parses = self.facts.imported_parses
-        key = self._parse_key(script.source, script.language)
+        key = _shared_parse_key(script.source, script.language, self.kinds)  # module_script parses with these
         parses[key] = (script.source.data, script.tree, script.nodes)
         parses.move_to_end(key)
         if len(parses) > MAX_SHARED_PARSES:
             parses.popitem(last=False)
-
-    def _parse_key(self, source: SourceFile, language: str) -> tuple[str, str, frozenset[str]]:
-        return str(absolute(source.path)), language, self.kinds
 
     def _read_module(self, path: Path) -> SourceFile | None:
         from webmcp_lint.discovery import display_path

@@ -344,7 +344,7 @@ def _plain_diagnostic(diagnostic: Diagnostic, run: _Run) -> list:
 
 def _plain_looked_at(run: _Run, index: ProjectIndex) -> dict[str, str]:
     """What the cache checks before it reuses an entry (nothing to record without a cache)."""
-    return {str(path): seen for path, seen in index.looked_at.items()} if run.cache is not None else {}
+    return dict(index.looked_at) if run.cache is not None else {}
 
 
 def _plain_directive(directive: Directive) -> list:
