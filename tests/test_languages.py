@@ -1,7 +1,14 @@
-"""The one query pass: every subscribed node, in document order."""
+"""Grammar loading and the one query pass: every subscribed node, in document order."""
 
 from __future__ import annotations
 
+import importlib.util
+import subprocess
+import sys
+
+import tree_sitter
+
+from webmcp_lint import languages
 from webmcp_lint.languages import nodes_by_kind, parse
 
 
@@ -32,3 +39,23 @@ def test_several_runs_of_nodes_that_start_together_are_each_put_outer_first():
         assert spans == sorted(spans, key=lambda span: (span[0], -span[1])), kind
     assert len(found["call_expression"]) == 12
     assert [node.text for node in found["binary_expression"]] == [b"1 + 2 + 3 + 4", b"1 + 2 + 3", b"1 + 2"]
+
+
+def test_grammars_load_without_their_packages_init_and_parse():
+    """The grammars' own ``__init__`` imports importlib.resources (~6 ms a process) for query files never read."""
+    script = ("import sys\n"
+              "from webmcp_lint.languages import language, parse\n"
+              "for name in ('javascript', 'typescript', 'tsx', 'html'):\n"
+              "    language(name)\n"
+              "print(parse(b'let a: number = 1', 'typescript').root_node.child(0).type,\n"
+              "      parse(b'<p>x</p>', 'html').root_node.child(0).type,\n"
+              "      'importlib.resources' in sys.modules)\n")
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert completed.stdout.split() == ["lexical_declaration", "element", "False"]
+
+
+def test_a_grammar_package_without_a_separate_binding_is_imported_as_usual(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    binding = languages._grammar_binding("tree_sitter_javascript")
+    assert binding.__name__ == "tree_sitter_javascript"
+    assert tree_sitter.Language(binding.language()).id_for_node_kind("call_expression", True) is not None
