@@ -178,9 +178,10 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
                 _work_in_fork(tokens, batches, results_in)
             os.close(results_in)
             workers.append((pid, results))
-        own = _take_units(tokens, batches)
-        yield from own
-        reported = {position for position, _ in own}
+        reported = set()
+        for position, entry in _taken_units(tokens, batches):  # each passed on at once: the caller's work on
+            reported.add(position)  # it happens while the workers still lint
+            yield position, entry
         for pid, results in workers:
             for position, entry in _received(results):
                 reported.add(position)
@@ -210,7 +211,7 @@ def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoR
     stack (no cleanup, no atexit: the parent owns them)."""
     status = 1
     try:
-        blob = memoryview(marshal.dumps(_take_units(tokens, batches)))
+        blob = memoryview(marshal.dumps(list(_taken_units(tokens, batches))))
         while blob:
             blob = blob[os.write(results_in, blob):]
         status = 0
@@ -232,12 +233,11 @@ def _widen(pipe: int) -> None:
         pass
 
 
-def _take_units(tokens: int, batches: list[list[int]]) -> list[tuple[int, dict]]:
-    entries = []
+def _taken_units(tokens: int, batches: list[list[int]]) -> Iterator[tuple[int, dict]]:
+    """The entries of the batches this process takes, until no token is left."""
     while token := os.read(tokens, 4):
         for position in batches[int.from_bytes(token, "little")]:
-            entries.append((position, _lint_unit_at(position)))
-    return entries
+            yield position, _lint_unit_at(position)
 
 
 def _received(results: int) -> list[tuple[int, dict]]:
