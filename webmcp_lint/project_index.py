@@ -54,8 +54,11 @@ def absolute(path: Path) -> Path:
 
 @lru_cache(maxsize=16384)
 def _absolute(path: Path, cwd: str | None) -> Path:
-    """Memoized per working directory (``cwd`` is None for a path that is already absolute)."""
-    return Path(os.path.abspath(path))
+    """Memoized per working directory (``cwd`` is None for a path that is already absolute). A path that is
+    absolute and normal already (every discovered file under an absolute root) is its own answer: no new Path."""
+    text = str(path)
+    normal = os.path.abspath(text)
+    return path if normal == text else Path(normal)
 
 
 def text_digest(data: bytes) -> str:
