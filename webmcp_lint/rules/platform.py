@@ -8,7 +8,6 @@ from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.extract.imperative import model_context_kind
-from webmcp_lint.memo import PerObject
 from webmcp_lint.model import FileAnalysis, Finding, Script, finding_at
 from webmcp_lint.rules import FILES, nodes, rule
 from webmcp_lint.scope import FUNCTION_KINDS
@@ -394,12 +393,13 @@ MODEL_CONTEXT_EVENTS = ("toolchange", "toolactivated", "toolcancel")
 MOVED_FROM_WINDOW = ("toolactivated", "toolcancel")
 
 
-@rule("WM107", "unknown-model-context-event", "error", on=nodes("call_expression", "assignment_expression"))
+@rule("WM107", "unknown-model-context-event", "error", on=nodes("program", "assignment_expression"))
 def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding] | None:
-    """Every call and assignment of a file comes here, and few calls go further: a plain function (no generator
-    made per call) that hands the engine the findings of a listener call or of an assignment."""
-    if node.type == "call_expression":
-        return _event_listener_findings(node, script) if node.id in listener_calls(script) else None
+    """Called with each script's root, where the calls that may be listener calls are found by their spelling
+    (looking at each of a file's calls cost more than all the rest of the rule), and with every assignment:
+    a plain function (no generator made per assignment) that hands the engine their findings."""
+    if node.type == "program":
+        return _event_listener_findings(script)
     target = unwrap(node.child_by_field_name("left"))
     handler = member_name(target) if target is not None else None
     if handler is None or not handler.startswith("on"):
@@ -420,7 +420,12 @@ def _handler_findings(target: Node, handler: str, script: Script) -> Iterator[Fi
         yield finding_at(script.source, target.child_by_field_name("property"), _moved_message(event))
 
 
-def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
+def _event_listener_findings(script: Script) -> Iterator[Finding]:
+    for call in _listener_calls(script):
+        yield from _event_listener_call_findings(call, script)
+
+
+def _event_listener_call_findings(call: Node, script: Script) -> Iterator[Finding]:
     """A call where the text spells ``addEventListener``: on the model context, an event it never fires; on
     window, an event that moved to the model context."""
     callee = unwrap(call.child_by_field_name("function"))
@@ -449,24 +454,26 @@ def _event_listener_findings(call: Node, script: Script) -> Iterator[Finding]:
         yield finding_at(script.source, arguments[0], _moved_message(event))
 
 
-def _listener_calls(script: Script) -> frozenset[int]:
-    """The ids of the calls that may call ``addEventListener``: the nearest call above each node spelling it.
+def _listener_calls(script: Script) -> list[Node]:
+    """The calls that may call ``addEventListener``, in document order: the nearest call above each node
+    spelling it.
 
     A callee (``addEventListener``, ``a.addEventListener``, or either in parentheses or a cast) ends in
     that name, so its call is the first one above the name: a few searches of the text instead of
     looking at every call's callee.
     """
-    calls = set()
+    calls = {}
     for name in spelled_nodes(script.tree.root_node, script.source.data, b"addEventListener"):
         node = name.parent
         while node is not None and node.type != "call_expression":
             node = node.parent
         if node is not None:
-            calls.add(node.id)
-    return frozenset(calls)
+            calls[node.id] = node
+    return sorted(calls.values(), key=_outer_first)
 
 
-listener_calls = PerObject(_listener_calls)
+def _outer_first(node: Node) -> tuple[int, int]:
+    return node.start_byte, -node.end_byte
 
 
 def _is_window(node: Node | None, script: Script) -> bool:
