@@ -402,9 +402,9 @@ class Evaluator:
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
-                parts = child.children
-                if len(parts) == 3:  # key, ":", value: the fields, read without two searches by name
-                    key_node, value_node = parts[0], parts[2]
+                if child.child_count == 3:  # key, ":", value: the fields, read without two searches by name
+                    # (nor a list of the pair's children, which the pair would keep alive with the colon's node)
+                    key_node, value_node = child.child(0), child.child(2)
                 else:
                     key_node, value_node = child.child_by_field_name("key"), child.child_by_field_name("value")
                     if key_node is None:
