@@ -138,6 +138,8 @@ def test_wm503_flags_conditional_calls_in_a_component(body):
 
 @pytest.mark.parametrize("code", [
     REACT + f"export function Orders(props) {{ {HOOK}; if (!props.ready) return null; return 1; }}",
+    REACT + f"export function Orders(props) {{ const onClick = () => {{ return 1; }}; const returned = 'return';"
+            f" /* return */ {HOOK}; return null; }}",
     REACT + f"export function useOrdersTool() {{ {HOOK}; }}",
     REACT + f"export const Orders = memo((props) => {{ {HOOK}; return null; }});",
     REACT + f"export default function () {{ {HOOK}; return null; }}",

@@ -259,7 +259,7 @@ def _callee_base_name(call: Node) -> str | None:
 EXTRACTOR = Extractor(
     name="frameworks",
     triggers=(b"useWebMCP", b"WebMcp"),
-    kinds=frozenset({"call_expression", "import_statement", "return_statement"}),
+    kinds=frozenset({"call_expression", "import_statement"}),
     extract=_extract,
     order=20,
 )
