@@ -33,3 +33,22 @@ def test_a_source_read_from_bytes_differs_from_one_with_another_text():
     source = SourceFile.from_bytes(Path("a.js"), "a.js", b"let a = 1;\n")
     assert source != SourceFile(Path("a.js"), "a.js", "let a = 2;\n")
     assert repr(source) == f"SourceFile(path={Path('a.js')!r}, display_path='a.js', text='let a = 1;\\n', encoding='utf-8')"
+
+
+POSITIONED_TEXT = "let a = 1;\r\nlet é = '😀';\n\nconst 中 = `\n  x`;"
+
+
+def test_positions_of_several_offsets_are_what_position_gives_for_each():
+    """Including offsets inside a multi-byte character, on a CR or newline, and out of range (clamped)."""
+    source = SourceFile(Path("a.js"), "a.js", POSITIONED_TEXT)
+    offsets = [*range(-2, len(source.data) + 3), 17, 3]
+    expected = {offset: SourceFile(Path("a.js"), "a.js", POSITIONED_TEXT).position(offset) for offset in offsets}
+    assert source.positions(offsets) == expected
+    assert source._line_starts is None  # no line index for a few positions
+
+
+def test_remembered_positions_answer_position_in_code_points_only():
+    source = SourceFile(Path("a.js"), "a.js", "let a = '😀';")
+    source.remember_positions({9: (7, 3), 13: (8, 4)})
+    assert (source.position(9), source.position(13)) == ((7, 3), (8, 4))
+    assert source.position(13, utf16=True) == (1, 12) and source.position(14) == (1, 12)

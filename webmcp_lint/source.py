@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import codecs
 from itertools import accumulate
+from typing import Iterable
 from pathlib import Path
 
 from webmcp_lint.record import Record
@@ -48,7 +49,7 @@ def decode(raw: bytes) -> tuple[str, str]:
 class SourceFile(Record):
     """A file's text with its position index (built lazily, once)."""
 
-    __slots__ = ("path", "display_path", "_text", "encoding", "data", "_line_starts")
+    __slots__ = ("path", "display_path", "_text", "encoding", "data", "_line_starts", "_known_positions")
     _compared = ("path", "display_path", "text", "encoding")  # data and the line index follow from the text
 
     def __init__(self, path: Path, display_path: str, text: str | None, encoding: str = "utf-8",
@@ -61,6 +62,7 @@ class SourceFile(Record):
         self.encoding = encoding
         self.data = utf8 if utf8 is not None else text.encode("utf-8", errors="surrogatepass")
         self._line_starts: list[int] | None = None
+        self._known_positions: dict[int, tuple[int, int]] | None = None  # worked out where findings were made
 
     @classmethod
     def from_bytes(cls, path: Path, display_path: str, raw: bytes) -> "SourceFile":
@@ -101,6 +103,9 @@ class SourceFile(Record):
 
     def position(self, offset: int, *, utf16: bool = False) -> tuple[int, int]:
         """1-based (line, column) of a byte offset; columns in code points or UTF-16 units."""
+        known = self._known_positions
+        if known is not None and not utf16 and offset in known:
+            return known[offset]
         data = self.data
         offset = max(0, min(offset, len(data)))
         starts = self.line_starts
@@ -114,6 +119,34 @@ class SourceFile(Record):
         else:
             column = len(prefix)
         return line + 1, column + 1
+
+    def positions(self, offsets: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """``position`` (code points) of each offset, in one pass over the text up to the last one, with no line
+        index: a unit works out where its few findings are, beside the other units, not in the serial merge."""
+        data = self.data
+        found = {}
+        line = 0  # newlines before ``scanned``
+        line_start = 0
+        scanned = 0
+        for offset in sorted(offsets):
+            clamped = max(0, min(offset, len(data)))
+            newline = data.rfind(b"\n", scanned, clamped)
+            if newline >= 0:
+                line += data.count(b"\n", scanned, clamped)
+                line_start = newline + 1
+            scanned = clamped
+            prefix = data[line_start:clamped]
+            column = len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", errors="replace"))
+            found[offset] = (line + 1, column + 1)
+        return found
+
+    def remember_positions(self, positions: dict[int, tuple[int, int]]) -> None:
+        """``positions`` of offsets worked out on this same text elsewhere: in a worker process, or by the run
+        that wrote a cache entry."""
+        if self._known_positions is None:
+            self._known_positions = positions
+        else:
+            self._known_positions.update(positions)
 
     def offset(self, line: int, column: int, *, utf16: bool = False) -> int:
         """Byte offset of a 1-based (line, column); the inverse of ``position``."""

@@ -294,6 +294,7 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     mark_file_level(primary)
     return {
         "diagnostics": [_plain_diagnostic(diagnostic, run) for diagnostic in result.diagnostics],
+        "positions": _plain_positions(result.diagnostics, run),
         "directives": [_plain_directive(directive) for directive in primary.suppressions],
         "parse_error": bool(primary.parse_errors),
         "has_tools": bool(primary.tools),
@@ -326,6 +327,7 @@ def _page_pass(run: _Run) -> dict:
     run_checks(project, [rule for rule in settings.rules if rule.code in PAGE_RULES], RuleRunner(settings, result))
     return {
         "diagnostics": [_plain_diagnostic(diagnostic, run) for diagnostic in result.diagnostics],
+        "positions": _plain_positions(result.diagnostics, run),
         "notices": _plain_notices(result, index),
         "looked_at": _plain_looked_at(run, index),
     }
@@ -340,6 +342,25 @@ def _plain_diagnostic(diagnostic: Diagnostic, run: _Run) -> list:
     return [diagnostic.code, diagnostic.slug, diagnostic.severity.value, diagnostic.message,
             run.entry_path(diagnostic.source), diagnostic.source.display_path, diagnostic.start, diagnostic.end,
             diagnostic.tool_name, plain_fix]
+
+
+def _plain_positions(diagnostics: list[Diagnostic], run: _Run) -> list[list]:
+    """Per file the findings point into, the (line, column) of their offsets: worked out here beside the other
+    units, not in the merge (which sorts by them) or the report (which writes them). [path, display path,
+    offsets, lines, columns]."""
+    offsets_by_source: dict[int, tuple[SourceFile, list[int]]] = {}
+    for diagnostic in diagnostics:
+        offsets = offsets_by_source.setdefault(id(diagnostic.source), (diagnostic.source, []))[1]
+        offsets += (diagnostic.start, diagnostic.end)
+        if diagnostic.fix is not None:
+            for edit in diagnostic.fix.edits:
+                offsets += (edit.start, edit.end)
+    plain = []
+    for source, offsets in offsets_by_source.values():
+        positions = source.positions(offsets)
+        plain.append([run.entry_path(source), source.display_path, list(positions),
+                      [line for line, _ in positions.values()], [column for _, column in positions.values()]])
+    return plain
 
 
 def _plain_looked_at(run: _Run, index: ProjectIndex) -> dict[str, str]:
@@ -429,13 +450,16 @@ class _Outcome:
     @classmethod
     def of(cls, entry: dict, files: _Files, unit: SourceFile | None) -> _Outcome:
         """Raises (TypeError, ValueError...) on an entry of the wrong shape: the caller treats it as a miss."""
-        return cls([_diagnostic(plain, files) for plain in entry["diagnostics"]],
-                   [_directive(plain, unit) for plain in entry.get("directives", [])] if unit is not None else [],
-                   bool(entry.get("parse_error")),
-                   [files.get(path, shown) for path, shown in entry.get("files", [])],
-                   [(str(path), str(message), bool(is_error)) for path, message, is_error in entry["notices"]],
-                   bool(entry.get("has_tools")),
-                   None if entry.get("imports") is None else [str(path) for path in entry["imports"]])
+        outcome = cls([_diagnostic(plain, files) for plain in entry["diagnostics"]],
+                      [_directive(plain, unit) for plain in entry.get("directives", [])] if unit is not None else [],
+                      bool(entry.get("parse_error")),
+                      [files.get(path, shown) for path, shown in entry.get("files", [])],
+                      [(str(path), str(message), bool(is_error)) for path, message, is_error in entry["notices"]],
+                      bool(entry.get("has_tools")),
+                      None if entry.get("imports") is None else [str(path) for path in entry["imports"]])
+        for plain in entry["positions"]:
+            _remember_positions(plain, files)
+        return outcome
 
 
 def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result: LintResult) -> None:
@@ -488,6 +512,12 @@ def _diagnostic(plain: list, files: _Files) -> Diagnostic:
         Edit(int(start_), int(end_), str(text)) for start_, end_, text in plain_fix[2]), str(plain_fix[1]))
     return Diagnostic(str(code), str(slug), SEVERITY_BY_VALUE[severity], str(message), files.get(str(path), str(shown)),
                       int(start), int(end), None if tool_name is None else str(tool_name), fix)
+
+
+def _remember_positions(plain: list, files: _Files) -> None:
+    path, shown, offsets, lines, columns = plain
+    files.get(str(path), str(shown)).remember_positions(
+        dict(zip(map(int, offsets), zip(map(int, lines), map(int, columns), strict=True), strict=True)))
 
 
 def _directive(plain: list, source: SourceFile) -> Directive:
