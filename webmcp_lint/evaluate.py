@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Union
 from tree_sitter import Node
 
 from webmcp_lint.record import HashedRecord, Record
-from webmcp_lint.scope import EACH, Binding, ScopeIndex, property_key
+from webmcp_lint.scope import EACH, Binding, ScopeIndex, property_key, spelling
 
 if TYPE_CHECKING:
     pass
@@ -196,12 +196,23 @@ def string_value(node: Node) -> str | None:
 
 def literal_text(node: Node) -> str:
     """The text between a literal's quotes, its escapes decoded."""
-    raw = node.text.decode("utf-8", "replace")
-    if len(raw) < 2:
+    return quoted_text(node.text)
+
+
+def quoted_text(raw: bytes) -> str:
+    """The text between the quotes of a literal's bytes, its escapes decoded."""
+    text = raw.decode("utf-8", "replace")
+    if len(text) < 2:
         return ""
-    inner = raw[1:-1]
+    inner = text[1:-1]
     # Without a backslash there is nothing to decode (decoding UTF-8 never yields a surrogate).
     return decode_escapes(inner) if "\\" in inner else inner
+
+
+# Short literals (types, names, enum values) repeat: remembered per spelling, they share one string, where each
+# decoded copy would live as long as the parse tree. Descriptions seldom repeat.
+SHORT_LITERAL = 40  # bytes, quotes included
+short_quoted_text = lru_cache(maxsize=1024)(quoted_text)
 
 
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
@@ -270,6 +281,8 @@ class Evaluator:
 
     def __init__(self, scopes: ScopeIndex, resolve_import: ImportResolver | None = None) -> None:
         self.scopes = scopes
+        # The bytes the tree was parsed from: texts are sliced from them (``node.text`` costs twice as much).
+        self.data = scopes.data
         self.resolve_import = resolve_import
         self._active: set[object] = set()
         self._returns: dict[int, list[Node | None]] = {}
@@ -302,10 +315,12 @@ class Evaluator:
 
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
-        return literal_text(node)
+        start, end = node.start_byte, node.end_byte
+        raw = self.data[start:end]
+        return short_quoted_text(raw) if end - start <= SHORT_LITERAL else quoted_text(raw)
 
     def _number(self, node: Node, depth: int) -> Value:
-        number = number_value(node.text.decode())
+        number = number_value(self.data[node.start_byte:node.end_byte].decode())
         return UNKNOWN if number is None else number
 
     def _true(self, node: Node, depth: int) -> Value:
@@ -398,6 +413,7 @@ class Evaluator:
         result = JSObject(node)
         props = result.props
         value = self.value
+        data = self.data
         inner = depth + 1
         for child in node.named_children:
             kind = child.type
@@ -411,7 +427,7 @@ class Evaluator:
                         result.open = True
                         continue
                 if key_node.type == "property_identifier":
-                    key = key_node.text.decode("utf-8", "replace")
+                    key = spelling(data[key_node.start_byte:key_node.end_byte])
                 else:
                     key = property_key(key_node)
                     if key is None:
@@ -419,7 +435,7 @@ class Evaluator:
                         continue
                 props[key] = Prop(key, key_node, value_node, value(value_node, inner))
             elif kind == "shorthand_property_identifier":
-                key = child.text.decode("utf-8", errors="replace")
+                key = spelling(data[child.start_byte:child.end_byte])
                 props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
             elif kind == "method_definition":
                 key_node = child.child_by_field_name("name")
@@ -473,7 +489,7 @@ class Evaluator:
     def _identifier(self, node: Node, depth: int) -> Value:
         binding = self.scopes.resolve(node)
         if binding is None:
-            name = node.text.decode("utf-8", errors="replace")
+            name = spelling(self.data[node.start_byte:node.end_byte])
             return UNDEFINED if name == "undefined" else Unknown("global", (name,))
         return self.binding_value(binding, depth)
 
@@ -523,7 +539,7 @@ class Evaluator:
         target = self._member_target(node.child_by_field_name("object"), depth)
         if isinstance(target, Unknown):
             return Unknown.built_from(target.reason, node)
-        return member(target, property_node.text.decode("utf-8", errors="replace"))
+        return member(target, spelling(self.data[property_node.start_byte:property_node.end_byte]))
 
     def _subscript_expression(self, node: Node, depth: int) -> Value:
         index = self.value(node.child_by_field_name("index"), depth + 1)

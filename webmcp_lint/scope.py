@@ -10,6 +10,7 @@ settle it (see ScopeIndex).
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import count
 from operator import itemgetter
 from typing import Iterator
@@ -33,6 +34,17 @@ BINDING_KINDS = frozenset({
 })
 
 _UNSEEN = object()
+
+
+@lru_cache(maxsize=1024)
+def spelling(raw: bytes) -> str:
+    """The text of a name's bytes, remembered per spelling: files spell the same names and keys over and over
+    (``signal``, ``type``, ``description``), and each decoded copy would live as long as the parse tree.
+
+    Callers slice the bytes from the file's data: ``node.text`` costs twice as much (it copies them through a
+    memoryview)."""
+    return raw.decode("utf-8", "replace")
+
 
 # First step of a loop variable's path: "each element of ``init``" (``for (const t of tools)``).
 EACH = "[each]"
@@ -74,10 +86,11 @@ class ScopeIndex:
     so the answers are those of an index built whole.
     """
 
-    __slots__ = ("_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
+    __slots__ = ("data", "_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
                  "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "declarator_names", "imported_names")
 
-    def __init__(self) -> None:
+    def __init__(self, data: bytes) -> None:
+        self.data = data  # the bytes the tree was parsed from
         # Per name, its declarations not indexed yet: (order, make, *arguments); make(index, name, *arguments)
         # gives (scope, Binding), or None when the declaration binds nothing.
         self._pending: dict[str, list[tuple]] = {}
@@ -107,7 +120,8 @@ class ScopeIndex:
 
     def defer_parameter_lists(self, parameter_lists: list[Node]) -> None:
         """Keep the parameter lists with their texts: a list is walked when a name it spells is asked about."""
-        texts = [params.text or b"" for params in parameter_lists]
+        data = self.data
+        texts = [data[params.start_byte:params.end_byte] for params in parameter_lists]
         starts, position = [], 0
         for text in texts:
             starts.append(position)
@@ -193,7 +207,7 @@ class ScopeIndex:
         root, so climbing ancestors one ``.parent`` at a time costs the square
         of the depth. The climb remains for what ranges cannot settle.
         """
-        name = identifier.text.decode("utf-8", errors="replace")
+        name = spelling(self.data[identifier.start_byte:identifier.end_byte])
         self._ask(name)
         entries = self._scopes_by_name.get(name)
         if entries is None:
@@ -326,9 +340,10 @@ def specifier_text(node: Node) -> str:
     return property_key(node) or node.text.decode("utf-8", errors="replace")
 
 
-def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
-    """Index every binding the walk collected (each made when its name is first asked about)."""
-    index = ScopeIndex()
+def build_index(nodes: dict[str, list[Node]], data: bytes) -> ScopeIndex:
+    """Index every binding the walk collected (each made when its name is first asked about); ``data`` is the
+    bytes the tree was parsed from."""
+    index = ScopeIndex(data)
     declare = index.declare
     declarator_names = index.declarator_names
     order = count()
@@ -338,11 +353,11 @@ def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
             continue
         declarator_names.append((declarator, name))
         if name.type == "identifier":
-            declare(name.text.decode("utf-8", errors="replace"),
+            declare(spelling(data[name.start_byte:name.end_byte]),
                     ((_VARIABLES, next(order)), _variable_binding, name, declarator, ()))
             continue
         for identifier, path in pattern_names(name):
-            declare(identifier.text.decode("utf-8", errors="replace"),
+            declare(spelling(data[identifier.start_byte:identifier.end_byte]),
                     ((_VARIABLES, next(order)), _variable_binding, identifier, declarator, path))
     parameter_lists = nodes.get("formal_parameters", ())
     if parameter_lists:
@@ -351,14 +366,14 @@ def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
     for arrow in nodes.get("arrow_function", ()):
         parameter = arrow.child_by_field_name("parameter")
         if parameter is not None and parameter.type == "identifier":
-            declare(parameter.text.decode("utf-8", errors="replace"),
+            declare(spelling(data[parameter.start_byte:parameter.end_byte]),
                     (next(after_parameters), _arrow_parameter_binding, parameter, arrow))
     for kind_name, kinds in (("function", ("function_declaration", "generator_function_declaration")), ("class", ("class_declaration",))):
         for kind in kinds:
             for declaration in nodes.get(kind, ()):
                 name = declaration.child_by_field_name("name")
                 if name is not None:
-                    declare(name.text.decode("utf-8", errors="replace"),
+                    declare(spelling(data[name.start_byte:name.end_byte]),
                             (next(after_parameters), _declared_binding, name, declaration, kind_name))
     for loop in nodes.get("for_in_statement", ()):
         _index_loop_variable(index, loop, after_parameters)
@@ -367,7 +382,7 @@ def build_index(nodes: dict[str, list[Node]]) -> ScopeIndex:
         if parameter is not None:
             for identifier, path in pattern_names(parameter):
                 _declare_made(index, next(after_parameters), catch, Binding(
-                    identifier.text.decode("utf-8", errors="replace"), "catch", identifier, catch, None, path))
+                    spelling(data[identifier.start_byte:identifier.end_byte]), "catch", identifier, catch, None, path))
     for statement in nodes.get("import_statement", ()):
         _index_import(index, statement, after_parameters)
     return index
@@ -381,14 +396,15 @@ _ORDER = itemgetter(0)
 def _declare_parameters(index: ScopeIndex, params: Node, position: int) -> None:
     """Declare the names of one parameter list, in its place among all lists."""
     declare = index.declare
+    data = index.data
     order = count()
     for parameter in params.named_children:
         if parameter.type == "identifier":
-            declare(parameter.text.decode("utf-8", errors="replace"),
+            declare(spelling(data[parameter.start_byte:parameter.end_byte]),
                     ((_PARAMETERS, position, next(order)), _parameter_binding, parameter, parameter, (), params))
             continue
         for identifier, path in pattern_names(parameter):
-            declare(identifier.text.decode("utf-8", errors="replace"),
+            declare(spelling(data[identifier.start_byte:identifier.end_byte]),
                     ((_PARAMETERS, position, next(order)), _parameter_binding, identifier, parameter, path, params))
 
 
@@ -446,7 +462,7 @@ def _index_loop_variable(index: ScopeIndex, loop: Node, order: Iterator[tuple]) 
     is_of = operator is not None and operator.type == "of"
     scope = nearest(loop, _VAR_SCOPE_KINDS) if kind == "var" else loop
     for identifier, path in pattern_names(left):
-        _declare_made(index, next(order), scope, Binding(identifier.text.decode("utf-8", errors="replace"), kind, identifier, loop,
+        _declare_made(index, next(order), scope, Binding(spelling(index.data[identifier.start_byte:identifier.end_byte]), kind, identifier, loop,
                                             loop.child_by_field_name("right") if is_of else None, (EACH,) + path))
 
 
