@@ -10,7 +10,7 @@ from support import codes, findings, flagged_text, lint, lint_project
 
 from webmcp_lint import vocabulary as words
 from webmcp_lint.origins import origin_problem
-from regex_openings import match_openings
+from regex_openings import every_match_holds_one_of, match_openings
 from webmcp_lint.pattern_openings import GuardedPatterns
 from webmcp_lint.rules.security import AGENT_INSTRUCTIONS
 
@@ -243,18 +243,37 @@ INSTRUCTION_SAMPLES = [
 ]
 
 
+def test_every_match_holds_one_of_reads_literals_wherever_every_match_goes_through_them():
+    assert every_match_holds_one_of(r"\b(?:ignore|disregard)\s+rules", {"ignore", "disregard"})
+    assert every_match_holds_one_of(r"\buse\s+this\s+(?:first|before\s+any)", {"first", "before"})
+    assert every_match_holds_one_of(r"\bnew\s+instructions?:", {"instruction"})
+    assert every_match_holds_one_of(r"(?:a|b)(?:\s+called)+", {"called"})
+
+
+@pytest.mark.parametrize(("pattern", "texts"), [
+    (r"\buse\s+this\s+(?:first|before\s+any)", {"any"}),  # "use this first" holds no "any"
+    (r"\buse\s+this(?:\s+first)?", {"first"}),
+    (r"\buse\s+this(?:\s+first)*", {"first"}),
+    (r"\buse\s+this\s+\w+", {"tool"}),
+    (r"(?i)\bignore", {"ignore"}),
+    (r"\bignore", {"ignored"}),
+])
+def test_every_match_holds_one_of_is_false_where_some_match_may_hold_none(pattern, texts):
+    assert not every_match_holds_one_of(pattern, texts)
+
+
 @pytest.mark.parametrize("written, pattern", words.AGENT_INSTRUCTION_PATTERNS)
-def test_the_openings_written_beside_each_agent_instruction_pattern_are_those_of_its_parse(written, pattern):
-    assert (frozenset(written) if written is not None else None) == match_openings(pattern)
+def test_every_match_of_each_agent_instruction_pattern_holds_one_of_the_guard_texts_written_beside_it(written, pattern):
+    assert written is not None or match_openings(pattern) is None
+    assert written is None or every_match_holds_one_of(pattern, written)
 
 
-@pytest.mark.parametrize("pattern", [pattern for _, pattern in words.AGENT_INSTRUCTION_PATTERNS])
-def test_every_agent_instruction_match_starts_with_one_of_its_openings(pattern):
-    openings = match_openings(pattern)
+@pytest.mark.parametrize("written, pattern", words.AGENT_INSTRUCTION_PATTERNS)
+def test_every_agent_instruction_sample_match_holds_one_of_its_guard_texts(written, pattern):
     matches = [match for match in (re.search(pattern, sample) for sample in INSTRUCTION_SAMPLES) if match]
     assert matches, "a sample text for each pattern"
     for match in matches:
-        assert openings is None or any(match.string.startswith(opening, match.start()) for opening in openings)
+        assert written is None or any(text in match.group() for text in written)
 
 
 def test_guarded_patterns_give_the_first_pattern_that_matches_not_the_leftmost_match():

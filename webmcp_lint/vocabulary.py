@@ -74,9 +74,11 @@ DEVELOPER_PAIRS = frozenset({
 })
 
 # --- WM608: instructions aimed at the agent (regular expressions over lower-cased text) ---------
-# Each pattern with the texts one of which starts every match it makes (None: a match may start otherwise). A text
-# that holds none of them is not searched, and a pattern is compiled only once some text holds one. Written out:
-# reading them from the patterns' parse would cost every run about 2 ms; the tests check them against the parse.
+# Each pattern with texts one of which every match it makes holds (None: no such texts, it is tried on every text):
+# the words it opens with, or fewer and rarer ones further on ("first" or "before" after "use this"). A text that
+# holds none of them is not searched, and a pattern is compiled only once some text holds one (compiling one costs
+# more than searching all of a run's descriptions for every guard). Written out: reading them from the patterns'
+# parse would cost every run about 2 ms; the tests check them against the parse.
 AGENT_INSTRUCTION_PATTERNS = (
     (("ignore", "disregard", "forget", "override", "bypass"),
      r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
@@ -86,9 +88,9 @@ AGENT_INSTRUCTION_PATTERNS = (
      r"\b(?:always|must)\s+(?:call|use|invoke|run|choose|select|prefer|pick|trigger)\s+this\b"),
     (("always", "first"),
      r"\b(?:always|first)\s+(?:call|use|invoke|run)\s+(?:this|the)\s+(?:tool|function)\b"),
-    (("call", "use", "invoke", "run"),
+    (("first", "before"),
      r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)?\s*(?:first|before\s+(?:any|all|every)\b)"),
-    (("call", "use", "invoke", "run"),
+    (("instead", "rather", "over"),
      r"\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+(?:instead\s+of|rather\s+than|over)\b"),
     (("prefer", "choose"),
      r"\b(?:prefer|choose)\s+this\s+(?:tool|function|one)?\s*"
@@ -96,7 +98,7 @@ AGENT_INSTRUCTION_PATTERNS = (
     (("must", "should", "need"),
      r"\b(?:must|should|needs?\s+to)\s+be\s+(?:called|used|invoked|run)\s+(?:first|before\s+(?:any|all|every|other)|"
      r"instead|for\s+(?:every|all|any)|every\s+time|always)\b"),
-    (("call", "use", "invoke", "run"),
+    (("every", "request", "question", "message", "task", "query"),
      r"\b(?:call|use|invoke|run)\s+this\s+(?:tool\s+|function\s+)?(?:every\s+time|on\s+every|for\s+(?:every|all|any)"
      r"\s+(?:request|question|message|task|query))\b"),
     (("do", "don't", "dont", "never"),
@@ -106,7 +108,7 @@ AGENT_INSTRUCTION_PATTERNS = (
      r"\byou\s+are\s+(?:a|an)\s+(?:helpful|ai|assistant|agent|language|large)\b"),
     (("forget",),
      r"\bforget\s+(?:everything|all\s+(?:previous|prior|your))\b"),
-    (None,
+    (("already",),
      r"\b(?:the\s+)?user\s+has\s+already\s+(?:approved|consented|authori[sz]ed|confirmed|agreed)\b"),
     (("never", "do", "don't", "dont"),
      r"\b(?:never|do\s+not|don't|dont)\s+(?:call|use|invoke|run|trust)\s+(?:any\s+)?"
@@ -128,13 +130,13 @@ AGENT_INSTRUCTION_PATTERNS = (
      r"\byou\s+(?:must|shall|have\s+to|are\s+required\s+to|are\s+instructed\s+to|will\s+now|are\s+now)\b"),
     (("system", "developer", "hidden"),
      r"\b(?:system|developer|hidden)\s+(?:prompt|message|instructions?)\b"),
-    (("new", "updated", "real", "actual", "secret", "hidden"),
+    (("instruction",),
      r"\b(?:new|updated|real|actual|secret|hidden)\s+instructions?\s*:"),
-    (("as", "language", "jailbreak", "pretend", "act"),
+    (("ai", "language", "jailbreak", "pretend", "act"),
      r"\b(?:as\s+an\s+ai|language\s+model|jailbreak|pretend\s+(?:to\s+be|you)|act\s+as\s+(?:a|an|the)\b)"),
     (("secretly", "silently", "covertly"),
      r"\b(?:secretly|silently|covertly)\s+(?:send|call|forward|share|upload|post|include|append|add|copy|run)\b"),
-    (("send", "forward", "share", "upload", "exfiltrate", "leak", "reveal", "post"),
+    (("conversation", "chat", "credentials", "cookies", "session", "password", "api", "token"),
      r"\b(?:send|forward|share|upload|exfiltrate|leak|reveal|post)\s+(?:the\s+|all\s+|any\s+)?(?:user's\s+|users'\s+)?"
      r"(?:conversation|chat\s+history|credentials|cookies|session|passwords?|api\s+keys?|tokens?)\b"
      r"(?:\s+\w+){0,4}\s+to\b"),

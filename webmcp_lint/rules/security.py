@@ -297,7 +297,7 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
                                      "the agent: remove it.")
 
 
-# A description holds the openings of few patterns, and looking for all the openings once costs less than one
+# A description holds the guard texts of few patterns, and looking for all of them once costs less than one
 # search; each pattern is compiled only when some text calls for it.
 AGENT_INSTRUCTIONS = GuardedPatterns(words.AGENT_INSTRUCTION_PATTERNS)
 _BLANK_RUN = re.compile(r"\s+")
