@@ -10,7 +10,6 @@ builder finds fields, labels and descriptions for every flavour.
 from __future__ import annotations
 
 import bisect
-import html
 import re
 from pathlib import Path
 from typing import Callable, Iterable
@@ -31,7 +30,7 @@ from webmcp_lint.declarative import (
     MarkupElement,
     form_definition,
 )
-from webmcp_lint.embedded import attribute_parts, expression_end, tag_name
+from webmcp_lint.embedded import attribute_parts, expression_end, tag_name, unescape_html
 from webmcp_lint.evaluate import UNDEFINED, Unknown, Value
 from webmcp_lint.extract import Extractor
 from webmcp_lint.languages import HTML, nodes_by_kind, parse
@@ -99,7 +98,7 @@ def _markup_value(value_node: Node, data: bytes, svelte: bool) -> Value:
         return _literal(data[start + 1:expression_end(data, start)].decode("utf-8", errors="replace"))
     if "{{" in raw or (svelte and "{" in raw):
         return Unknown("interpolated")
-    return html.unescape(raw)
+    return unescape_html(raw)
 
 
 def _literal(expression: str) -> Value:
@@ -140,7 +139,7 @@ def _jsx_value(value_node: Node | None, script: Script) -> Value:
     if value_node is None:
         return True
     if value_node.type == "string":  # JSX strings have no escapes; character references are decoded
-        return html.unescape(text(value_node)[1:-1])
+        return unescape_html(text(value_node)[1:-1])
     if value_node.type == "jsx_expression":
         inner = next((child for child in value_node.named_children if child.type != "comment"), None)
         value = script.evaluator.value(inner) if inner is not None else UNDEFINED
@@ -260,7 +259,7 @@ def label_text_of(node: Node) -> Value:
     while stack:
         current = stack.pop()
         if current.type in TEXT_KINDS:
-            parts.append(html.unescape(text(current)))
+            parts.append(unescape_html(text(current)))
             continue
         if current.type == "jsx_expression" and any(child.type != "comment" for child in current.named_children):
             return Unknown("rendered")
