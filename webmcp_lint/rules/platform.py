@@ -400,7 +400,10 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]
     a plain function (no generator made per assignment) that hands the engine their findings."""
     if node.type == "program":
         return _event_listener_findings(script)
-    target = unwrap(node.child_by_field_name("left"))
+    left = node.child_by_field_name("left")
+    if left is None or script.source.data.find(b"on", left.start_byte, left.end_byte) == -1:
+        return None  # a handler's name starts with "on", as written (most assignments spell no "on" at all)
+    target = unwrap(left)
     handler = member_name(target) if target is not None else None
     if handler is None or not handler.startswith("on"):
         return None
