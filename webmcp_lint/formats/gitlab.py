@@ -47,4 +47,4 @@ def render_gitlab(result: LintResult, options: RenderOptions) -> str:
         seen[key] += 1
         digest = hashlib.sha256("\0".join((*key, str(seen[key]))).encode("utf-8")).hexdigest()
         issues.append(_issue(diagnostic, digest))
-    return indented_json(issues) + "\n"
+    return indented_json(issues, end="\n")

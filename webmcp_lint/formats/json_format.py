@@ -25,12 +25,16 @@ def fix_json(diagnostic: Diagnostic, fix: Fix | None) -> dict | None:
     return {"applicability": fix.applicability, "edits": edits}
 
 
+SEVERITY_TEXT = {severity: severity.value for severity in Severity}  # a dict lookup, not the enum's property
+
+
 def diagnostic_values(diagnostic: Diagnostic) -> tuple:
     """The values of a finding's JSON object, in the order of DIAGNOSTIC_KEYS."""
     line, column = diagnostic.start_position()
     end_line, end_column = diagnostic.end_position()
-    return (diagnostic.code, diagnostic.slug, diagnostic.severity.value, diagnostic.message, diagnostic.path, line,
-            column, end_line, end_column, diagnostic.tool_name, fix_json(diagnostic, diagnostic.fix))
+    return (diagnostic.code, diagnostic.slug, SEVERITY_TEXT[diagnostic.severity], diagnostic.message,
+            diagnostic.source.display_path, line, column, end_line, end_column, diagnostic.tool_name,
+            None if diagnostic.fix is None else fix_json(diagnostic, diagnostic.fix))
 
 
 def diagnostic_json(diagnostic: Diagnostic) -> dict:
@@ -66,4 +70,4 @@ def render_json(result: LintResult, options: RenderOptions) -> str:
         "diagnostics": [_diagnostic_text(diagnostic, template) for diagnostic in result.diagnostics],
         "summary": summary_json(result),
     }
-    return indented_json(document) + "\n"
+    return indented_json(document, end="\n")

@@ -201,4 +201,4 @@ def sarif_document(result: LintResult, options: RenderOptions) -> dict:
 
 @output_format("sarif")
 def render_sarif(result: LintResult, options: RenderOptions) -> str:
-    return indented_json(sarif_document(result, options)) + "\n"
+    return indented_json(sarif_document(result, options), end="\n")
