@@ -483,7 +483,16 @@ class _Positions:
 
 
 class ExecuteModel:
-    """Facts about one execute function. Build with ``execute_of(tool)``."""
+    """Facts about one execute function. Build with ``execute_of(tool)``.
+
+    Its fixed attributes are slots, so the instance dictionary holds only the facts built on first use.
+    """
+
+    __slots__ = ("tool", "script", "source", "function", "is_async", "parameter_count", "_first_parameter",
+                 "options", "signal_names", "options_names", "abort_listeners", "promise_executors",
+                 "_walked_by_kind", "_in_order", "_local_functions", "_included", "_identifiers", "_stepped_over",
+                 "_unwalked", "_unwalked_body", "_signal_names_known", "calls", "_calls_by_id", "awaits",
+                 "awaited_calls", "throw_if_aborted_calls", "signal_api_calls", "_signal_api_ids", "__dict__")
 
     def __init__(self, tool: ToolDefinition, script: Script, function: Node) -> None:
         self.tool = tool
@@ -499,7 +508,6 @@ class ExecuteModel:
         self.options_names: set[str] = set()
         self._seed_signal_names()
 
-        self.functions: list[Node] = []  # execute first, then nested functions that run with it
         self.abort_listeners: set[int] = set()  # ids of functions that run when the signal aborts
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
         # (node, function it is in) for each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
@@ -513,7 +521,6 @@ class ExecuteModel:
         self._unwalked: tuple[list[int], list[int]] | None = None
         self._unwalked_body: Node | None = None  # execute's body: what lies outside it is not walked
         self._walk()
-        self._source_text = function.text  # every node the walk keeps lies inside it
         self._signal_names_known = False  # then mentions of the signal are looked up, not searched for
         self._find_signal_aliases()
         self._signal_names_known = True
@@ -783,7 +790,6 @@ class ExecuteModel:
             if function.id in included:
                 continue
             included[function.id] = function
-            self.functions.append(function)
             self._walk_function(function, queue)
             if queue or not self._local_functions:
                 continue
@@ -866,23 +872,39 @@ class ExecuteModel:
             return None
         return self._local_functions.get(binding.name_node.id)
 
-    def _function_of(self, node: Node) -> Node | None:
+    def ancestors(self, node: Node) -> list[Node]:
+        """The nodes that hold ``node``, its parent first: up to execute for a node inside it, else to the root.
+
+        Found going down from execute, one step a level: tree-sitter works out each ``.parent`` going down
+        from the root, so climbing from a node costs a descent from the root at every level.
+        """
+        path: list[Node] = []
+        current: Node | None = self.function
+        while current is not None and current.id != node.id:
+            path.append(current)
+            current = current.child_with_descendant(node)
+        if current is not None and path:
+            path.reverse()
+            return path
+        path.clear()  # execute itself, or a node outside it: climb
         current = node.parent
-        while current is not None and current.type not in FUNCTION_KINDS:
+        while current is not None:
+            path.append(current)
             current = current.parent
-        return current
+        return path
+
+    def _function_of(self, node: Node) -> Node | None:
+        return next((current for current in self.ancestors(node) if current.type in FUNCTION_KINDS), None)
 
     def runs_in(self, node: Node, function_ids: set[int]) -> bool:
         """``node`` is inside one of these functions (or a function nested in one)."""
         if not function_ids:
             return False
-        current = node.parent
-        while current is not None:
+        for current in self.ancestors(node):
             if current.id in function_ids:
                 return True
             if current.id == self.function.id:
                 return False
-            current = current.parent
         return False
 
     # ---------------------------------------------------------------- calls
@@ -1071,7 +1093,7 @@ class ExecuteModel:
     def _members_reading(self, written: bytes) -> list[Node]:
         """The walked member expressions whose property is spelled ``written`` (``x.aborted``), found from the
         places execute's text spells it rather than by looking at every member expression."""
-        if written not in self._source_text:
+        if not self._spells(written):
             return []
         body = self.function.child_by_field_name("body")
         found = []
@@ -1084,7 +1106,11 @@ class ExecuteModel:
 
     def _may_hold_string(self, value: str) -> bool:
         """A string literal in execute may have this value: its text is there, or an escape could spell it."""
-        return value.encode() in self._source_text or b"\\" in self._source_text
+        return self._spells(value.encode()) or self._spells(b"\\")
+
+    def _spells(self, written: bytes) -> bool:
+        """Execute's text holds ``written`` (every node the walk keeps lies inside it)."""
+        return self.source.data.find(written, self.function.start_byte, self.function.end_byte) != -1
 
     def checks_abort_within(self, node: Node) -> bool:
         return self._abort_positions.any_within(node)
@@ -1093,8 +1119,10 @@ class ExecuteModel:
         """``node`` runs only once the run was cancelled: in ``if (signal.aborted)``, or in a catch after a check."""
         if not self.abort_checks:
             return False
-        child, current = node, node.parent
-        while current is not None and current.type not in FUNCTION_KINDS:
+        child = node
+        for current in self.ancestors(node):
+            if current.type in FUNCTION_KINDS:
+                break
             if current.type in ("if_statement", "ternary_expression"):
                 condition = current.child_by_field_name("condition")
                 if condition is not None and child != condition and self.checks_abort_within(condition):
@@ -1107,7 +1135,7 @@ class ExecuteModel:
                 if body is not None and any(check.start_byte < node.start_byte and _leads_to(check, node)
                                             for check in self._abort_positions.within(body.start_byte, body.end_byte)):
                     return True
-            child, current = current, current.parent
+            child = current
         return False
 
     def in_abort_listener(self, node: Node) -> bool:
@@ -1118,12 +1146,12 @@ class ExecuteModel:
         if not self.loops:
             return []
         found = []
-        current = node.parent
-        while current is not None and current.id != self.function.id:
+        for current in self.ancestors(node):
+            if current.id == self.function.id:
+                break
             loop = self._loops_by_id.get(current.id)
             if loop is not None:
                 found.append(loop)
-            current = current.parent
         return found
 
     # ---------------------------------------------------------------- signal APIs and requests
@@ -1250,7 +1278,7 @@ class ExecuteModel:
 
     def _rejects(self) -> list[Reject]:
         found: list[Reject] = []
-        if not self.promise_executors and b"reject" not in self._source_text:
+        if not self.promise_executors and not self._spells(b"reject"):
             return found  # `Promise.reject` is spelled in execute's text
         promise_rejects = any(call.name == "Promise.reject" for call in self.calls)
         for ret in self.returns if promise_rejects else ():
