@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from operator import attrgetter
 from types import ModuleType
@@ -101,8 +102,21 @@ def nodes_by_kind(root: tree_sitter.Node, name: str, kinds: frozenset[str]) -> d
     query, _ = built
     captures = tree_sitter.QueryCursor(query).captures(root)
     for nodes in captures.values():
-        # Captures come in match order, not document order, and nodes of one kind that start at one byte
-        # (`a().b()` and `a()`) in an order that varies from one process to the next: the outer one first.
-        nodes.sort(key=END_BYTE, reverse=True)
-        nodes.sort(key=START_BYTE)
+        _sort_outer_first(nodes)
     return captures
+
+
+def _sort_outer_first(nodes: list[tree_sitter.Node]) -> None:
+    """Sort captures into document order, the outer first of nodes that start at one byte (it ends later).
+
+    Captures come in match order, not document order, and nodes of one kind that start at one byte (`a().b()`
+    and `a()`) in an order that varies from one process to the next. Only those need their end, which costs
+    three times their start to read (41k captures on the 200-file corpus, 82 of them sharing a start).
+    """
+    nodes.sort(key=START_BYTE)
+    starts = list(map(START_BYTE, nodes))
+    if len(set(starts)) == len(starts):
+        return
+    for shared in dict.fromkeys(start for start, following in zip(starts, starts[1:]) if start == following):
+        low, high = bisect_left(starts, shared), bisect_right(starts, shared)
+        nodes[low:high] = sorted(nodes[low:high], key=END_BYTE, reverse=True)
