@@ -160,14 +160,19 @@ def apply_suppressions(project: Project, settings: "Settings", diagnostics: list
     ``run_late_rule`` is the engine's rule runner: it turns a crash into a
     notice and appends what late rules (WM003) report to ``diagnostics``.
     """
-    analyses = {analysis.source.display_path: analysis for analysis in project.files}
+    directives_by_path = {analysis.source.display_path: analysis.suppressions for analysis in project.files}
     for analysis in project.files:
         mark_file_level(analysis)
-    diagnostics[:] = [
-        diagnostic for diagnostic in diagnostics
-        if not settings.ignored_in_file(diagnostic.code, diagnostic.source)
-        and not _suppress(analyses[diagnostic.path].suppressions if diagnostic.path in analyses else [], diagnostic)
-    ]
+    ignores = settings.per_file_ignores  # most runs have none, and most files no directive: nothing to ask then
+    kept = []
+    for diagnostic in diagnostics:
+        if ignores and settings.ignored_in_file(diagnostic.code, diagnostic.source):
+            continue
+        directives = directives_by_path.get(diagnostic.source.display_path)
+        if directives and _suppress(directives, diagnostic):
+            continue
+        kept.append(diagnostic)
+    diagnostics[:] = kept
     late_rules = [rule for rule in settings.rules if rule.on == AFTER_SUPPRESSIONS]
     for analysis in project.files:
         if not analysis.suppressions:
