@@ -244,7 +244,8 @@ def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monk
     monkeypatch.chdir(root)
     cache, report = tmp_path / "cache", tmp_path / "report.json"
     cold = check_json(root, "--cache-dir", str(cache), report=report)
-    malformed = [[], 3, (None, {}), {"looked_at": 3}, {"looked_at": {}, "diagnostics": [["x"]]}]
+    malformed = [[], 3, (None, {}), {"looked_at": 3}, {"looked_at": {}, "diagnostics": [["x"]]},
+                 {"looked_at": {}, "diagnostics": [], "notices": [], "positions": [["a.js", "a.js", [1, 2], [1], [1]]]}]
     number = 0
     for path in cache_files(cache):
         slots = cache_module.read_slots(path)
