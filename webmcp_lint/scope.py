@@ -91,9 +91,9 @@ class ScopeIndex:
 
     def __init__(self, data: bytes) -> None:
         self.data = data  # the bytes the tree was parsed from
-        # Per name, its declarations not indexed yet: (order, make, *arguments); make(index, name, *arguments)
-        # gives (scope, Binding), or None when the declaration binds nothing.
-        self._pending: dict[str, list[tuple]] = {}
+        # Per name, its declarations not indexed yet: (order, make, *arguments), or a list of them when there are
+        # several; make(index, name, *arguments) gives (scope, Binding), or None when the declaration binds nothing.
+        self._pending: dict[str, tuple | list[tuple]] = {}
         self._asked: set[str] = set()  # names whose bindings are indexed
         # The parameter lists not walked yet (None once walked), and their texts joined, with where each starts.
         self._parameter_lists: list[Node | None] = []
@@ -111,12 +111,18 @@ class ScopeIndex:
         self.imported_names: set[str] = set()
 
     def declare(self, name: str, entry: tuple) -> None:
-        """Record a declaration of ``name`` (``entry`` starts with its place in declaration order)."""
+        """Record a declaration of ``name`` (``entry`` starts with its place in declaration order).
+
+        Most names are declared once: their entry is kept alone, and a list made for the second one (a list
+        per name was a tenth of what indexing a file left allocated).
+        """
         pending = self._pending.get(name)
         if pending is None:
-            self._pending[name] = [entry]
-        else:
+            self._pending[name] = entry
+        elif type(pending) is list:
             pending.append(entry)
+        else:
+            self._pending[name] = [pending, entry]
 
     def defer_parameter_lists(self, parameter_lists: list[Node]) -> None:
         """Keep the parameter lists with their texts: a list is walked when a name it spells is asked about."""
@@ -140,6 +146,8 @@ class ScopeIndex:
         entries = self._pending.pop(name, None)
         if entries is None:
             return
+        if type(entries) is not list:
+            entries = [entries]
         entries.sort(key=_ORDER)  # a parameter list walked late still takes its place
         for _, make, *arguments in entries:
             made = make(self, name, *arguments)
