@@ -41,13 +41,22 @@ def diagnostic_json(diagnostic: Diagnostic) -> dict:
     return dict(zip(DIAGNOSTIC_KEYS, diagnostic_values(diagnostic)))
 
 
-def _diagnostic_text(diagnostic: Diagnostic, template: str) -> RawJSON:
+class _Encoded(dict):
+    """The JSON strings of texts a report repeats (codes, names, severities, paths), each encoded once."""
+
+    def __missing__(self, text: str) -> str:
+        encoded = self[text] = encode_basestring(text)
+        return encoded
+
+
+def _diagnostic_text(diagnostic: Diagnostic, template: str, encoded: _Encoded) -> RawJSON:
     """``diagnostic_json`` written for its place in the report: the values' types are known, so each is encoded
     without asking (a report holds thousands of findings)."""
     code, name, severity, message, path, line, column, end_line, end_column, tool_name, fix = \
         diagnostic_values(diagnostic)
-    return RawJSON(template % (*map(encode_basestring, (code, name, severity, message, path)), line, column, end_line,
-                               end_column, "null" if tool_name is None else encode_basestring(tool_name),
+    return RawJSON(template % (encoded[code], encoded[name], encoded[severity], encode_basestring(message),
+                               encoded[path], line, column, end_line, end_column,
+                               "null" if tool_name is None else encode_basestring(tool_name),
                                "null" if fix is None else indented_json(fix, DIAGNOSTIC_LEVEL + 1)))
 
 
@@ -64,10 +73,11 @@ def summary_json(result: LintResult) -> dict:
 @output_format("json")
 def render_json(result: LintResult, options: RenderOptions) -> str:
     template = object_template(DIAGNOSTIC_KEYS, DIAGNOSTIC_LEVEL)
+    encoded = _Encoded()
     document = {
         "version": 1,
         "tool": {"name": "webmcp-lint", "version": __version__},
-        "diagnostics": [_diagnostic_text(diagnostic, template) for diagnostic in result.diagnostics],
+        "diagnostics": [_diagnostic_text(diagnostic, template, encoded) for diagnostic in result.diagnostics],
         "summary": summary_json(result),
     }
     return indented_json(document, end="\n")
