@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from webmcp_lint.engine import build_script
+from webmcp_lint.engine import build_script, file_scripts
 from webmcp_lint.evaluate import UNDEFINED, BigIntValue, JSArray, JSFunction, JSObject, Unknown, decode_escapes
 from webmcp_lint.scope import BINDING_KINDS
 from webmcp_lint.source import SourceFile
@@ -72,6 +72,25 @@ def test_objects_keep_key_and_value_nodes():
     assert isinstance(value.get("g"), Unknown)
     assert value.props["name"].key_node.text == b"name" and value.props["name"].value_node.text == b'"a"'
     assert value.get("missing") is UNDEFINED
+
+
+def test_texts_are_read_from_the_files_bytes_at_their_offsets():
+    """Keys, names, numbers and strings are sliced from the file's bytes: multi-byte text before them must not
+    shift them, and a short literal or key repeated (remembered per spelling) keeps its own value."""
+    value = evaluate('{ ключ: "значение 😀", type: "string", n: 1_0, same: TYPE, "k\\u0041": "\\u0041" }',
+                     'const é = "😀"; const TYPE = "string"; const other = { type: "object" };')
+    assert {key: prop.value for key, prop in value.props.items()} == {
+        "ключ": "значение 😀", "type": "string", "n": 10, "same": "string", "kA": "A"}
+    assert value.props["ключ"].key_node.text == "ключ".encode()
+
+
+def test_texts_of_an_embedded_script_are_read_at_their_offsets_in_the_page():
+    page = '<p>é😀</p>\n<script type="module">\nconst tool = { name: "ünïcode", size: 2 };\n</script>\n'
+    source = SourceFile(Path("t.html"), "t.html", page)
+    script = next(script for script in file_scripts(source, KINDS) if script.language == "javascript")
+    declarator = script.of_kind("variable_declarator")[0]
+    value = script.evaluator.value(declarator.child_by_field_name("value"))
+    assert {key: prop.value for key, prop in value.props.items()} == {"name": "ünïcode", "size": 2}
 
 
 def test_spreads_of_resolvable_and_unresolvable_objects():
