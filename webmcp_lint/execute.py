@@ -24,7 +24,7 @@ from itertools import chain
 from tree_sitter import Node
 
 from webmcp_lint import apis
-from webmcp_lint.evaluate import JSFunction, string_value
+from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSFunction, string_value
 from webmcp_lint.languages import language
 from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.model import Project, Script, ToolDefinition
@@ -60,6 +60,8 @@ PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
+# Kinds ``value_branches`` looks through; a value of any other kind is its only branch.
+BRANCHING_KINDS = TRANSPARENT_KINDS | {"await_expression", "ternary_expression", "binary_expression"}
 
 
 # --------------------------------------------------------------------------- facts
@@ -1080,7 +1082,7 @@ class ExecuteModel:
         """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
         checks = [member for member in self._members_reading(b"aborted")
                   if self.is_signal(member.child_by_field_name("object"))]
-        checks.extend(call.node for call in self.calls if call.method == "throwIfAborted")
+        checks.extend(call.node for call in self.throw_if_aborted_calls)
         if not self._may_hold_string("AbortError"):
             return checks
         for node, _ in self._kept("binary_expression"):
@@ -1091,18 +1093,13 @@ class ExecuteModel:
         return checks
 
     def _members_reading(self, written: bytes) -> list[Node]:
-        """The walked member expressions whose property is spelled ``written`` (``x.aborted``), found from the
-        places execute's text spells it rather than by looking at every member expression."""
+        """The walked member expressions whose property is spelled ``written`` (``x.aborted``): of the member
+        expressions the walk kept, those whose bytes end so (no node ends with a comment), then asked."""
         if not self._spells(written):
             return []
-        body = self.function.child_by_field_name("body")
-        found = []
-        for token in spelled_nodes(body, self.script.source.data, written) if body is not None else ():
-            member = token.parent if token.type == "property_identifier" else None
-            if member is not None and member.type == "member_expression" and _property_is(member, written) \
-                    and self._walked(member):
-                found.append(member)
-        return found
+        data, size = self.source.data, len(written)
+        return [member for member, _ in self._kept("member_expression")
+                if data[member.end_byte - size:member.end_byte] == written and _property_is(member, written)]
 
     def _may_hold_string(self, value: str) -> bool:
         """A string literal in execute may have this value: its text is there, or an escape could spell it."""
@@ -1312,7 +1309,7 @@ class ExecuteModel:
 
     def _returns(self) -> list[Return]:
         found = []
-        for node, owner in self._walked_by_kind.get("return_statement", ()):  # in walk order: sorted below
+        for node, owner in self._kept("return_statement"):
             if node.type == "return_statement":
                 value = None
                 for child in node.named_children:
@@ -1322,8 +1319,6 @@ class ExecuteModel:
                 found.append(Return(node, value, owner))
             else:
                 found.append(Return(node, node, owner))
-        if len(found) > 1:
-            found.sort(key=lambda ret: ret.node.start_byte)
         return found
 
     @built_once
@@ -1654,6 +1649,8 @@ class ExecuteModel:
 
 def value_branches(value: Node | None) -> list[Node]:
     """The expressions a value may be: itself, through ``await``, both branches of ``?:``, the sides of ``||``/``??``."""
+    if value is not None and value.type not in BRANCHING_KINDS:
+        return [value]  # the usual case: a value that is just itself
     found: list[Node] = []
     stack = [value]
     while stack and len(found) < MENTION_LIMIT:
