@@ -124,12 +124,13 @@ class SourceFile(Record):
         """``position`` (code points) of each offset, in one pass over the text up to the last one, with no line
         index: a unit works out where its few findings are, beside the other units, not in the serial merge."""
         data = self.data
+        size = len(data)
         found = {}
         line = 0  # newlines before ``scanned``
         line_start = 0
         scanned = 0
         for offset in sorted(offsets):
-            clamped = max(0, min(offset, len(data)))
+            clamped = offset if 0 <= offset <= size else max(0, min(offset, size))
             newline = data.rfind(b"\n", scanned, clamped)
             if newline >= 0:
                 line += data.count(b"\n", scanned, clamped)
