@@ -921,6 +921,7 @@ _BOUND_KEYWORD_SET = frozenset(BOUND_KEYWORDS)
 _JSON_TYPE_SETS = {name: frozenset((name,)) for name in ("string", "number", "integer", "boolean", "object", "array",
                                                          "null")}
 _NO_KEYWORDS: dict[str, Prop] = {}  # the keywords of a property whose schema is not static
+_NO_BOUNDS: dict[str, float] = {}  # the bounds of most properties, shared (nothing changes a property's bounds)
 
 
 class SchemaProperty:
@@ -949,8 +950,9 @@ class SchemaProperty:
         self.default_text: str | None = None
         if default is not None:
             self.default_text = to_js_string(default.value)
-        self.bounds: dict[str, float] = {}
+        self.bounds: dict[str, float] = _NO_BOUNDS
         if not _BOUND_KEYWORD_SET.isdisjoint(keywords):
+            self.bounds = {}
             for key in BOUND_KEYWORDS:
                 bound = keywords.get(key)
                 if bound is not None and isinstance(bound.value, (int, float)) and not isinstance(bound.value, bool):
@@ -969,8 +971,14 @@ class SchemaProperty:
 
 
 def _texts(items: list[Element]) -> tuple[str, ...]:
-    """The static string forms of an array's items."""
-    return tuple(text for text in map(to_js_string, (item.value for item in items)) if text is not None)
+    """The static string forms of an array's items (most are strings already: no call for those)."""
+    texts = []
+    for item in items:
+        value = item.value
+        text = value if type(value) is str else to_js_string(value)
+        if text is not None:
+            texts.append(text)
+    return tuple(texts)
 
 
 def _walk_properties(schema: JSObject) -> tuple[SchemaProperty, ...]:
