@@ -85,7 +85,7 @@ def _module_stats(package: Path) -> list[str]:
 
 class Cache:
     """The entries of one settings digest, in ``root/<version>-<build>/<settings>/``: each shard read on first use,
-    the changed ones written back by ``save``; ``root`` is created (with its tag files) by the first save."""
+    the changed ones written back by ``save``; ``root`` is created (with its tag files) by the first store."""
 
     def __init__(self, root: Path, settings_key: str) -> None:
         self.root = root
@@ -113,10 +113,16 @@ class Cache:
         return None
 
     def store(self, slot: str, key: str, entry: dict) -> None:
+        """Kept for ``save``; the first store makes the folder ``save`` will write to (a run stores its entries as
+        they come, mostly while other processes still lint, and saves only at its serial end)."""
         self._used.add(slot)
         number, slots = self._shard_of(slot)
         slots[slot] = (key, entry)
         self._changed.add(number)
+        try:
+            self._prepare()
+        except OSError:  # a read-only or full disk: save finds it cannot write either
+            pass
 
     def save(self) -> None:
         """Write back the shards this run read that changed: it stored entries there, or some of their entries
@@ -126,7 +132,7 @@ class Cache:
                 kept = {slot: held for slot, held in slots.items()
                         if slot in self._used or slot == PROJECT_SLOT or os.path.isfile(slot)}
                 if number in self._changed or len(kept) < len(slots):
-                    self._prepare()
+                    self._prepare()  # done by the first store, unless only entries of deleted files go
                     _write_atomically(self.shard_path(number), marshal.dumps(kept))
                     self._shards[number] = kept
         except (OSError, ValueError):  # a read-only or full disk (or a value marshal refuses): the run's result
@@ -134,7 +140,7 @@ class Cache:
         self._changed.clear()
 
     def _prepare(self) -> None:
-        """The folder and the root's tag files, made by the first shard written (looked for once a run)."""
+        """The folder and the root's tag files, made by the first entry stored (looked for once a run)."""
         if self._prepared:
             return
         self._prepared = True
