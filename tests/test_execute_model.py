@@ -333,3 +333,32 @@ def test_a_promise_executor_reject_is_found_whatever_its_name():
       return new Promise((ok, fail) => { fail(new Error("no")); });
     }""")
     assert [reject.form for reject in model.rejects] == ["reject"]
+
+
+def test_aborted_reads_are_told_by_their_whole_property_name():
+    model = model_of("""async execute(input, { signal }) {
+      if (signal.aborted /* checked */) return 1;
+      if (signal.wasaborted || signal["aborted"]) return 2;
+      if (signal
+            .aborted) return 3;
+    }""")
+    assert [" ".join(text(check).split()) for check in model.abort_checks] == ["signal.aborted", "signal .aborted"]
+
+
+def test_ancestors_are_the_parent_chain_up_to_execute_or_else_the_root():
+    model = model_of("""async execute(input) {
+      items.forEach((item) => { if (item) { work(item); } });
+    }""", before="const outside = helper(1);")
+    for call in model.calls:
+        chain, current = [], call.node.parent
+        while current is not None:
+            chain.append(current)
+            if current.id == model.function.id:
+                break
+            current = current.parent
+        assert [node.id for node in model.ancestors(call.node)] == [node.id for node in chain]
+    root_chain = model.ancestors(model.function)
+    assert root_chain[-1].type == "program" and root_chain[0].id == model.function.parent.id
+    outside = model.script.of_kind("call_expression")[0]
+    assert text(outside) == "helper(1)"
+    assert [node.type for node in model.ancestors(outside)] == ["variable_declarator", "lexical_declaration", "program"]
