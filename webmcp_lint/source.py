@@ -11,8 +11,8 @@ from __future__ import annotations
 import bisect
 import codecs
 from itertools import accumulate
-from typing import Iterable
 from pathlib import Path
+from typing import Iterable
 
 from webmcp_lint.record import Record
 
