@@ -132,7 +132,7 @@ def build_script(source: SourceFile, language: str, kinds: frozenset[str], range
     if nodes is None:
         nodes = nodes_by_kind(tree.root_node, language, kinds)
     scopes = build_index(nodes, source.data)
-    script = Script(source, language, tree, nodes, scopes, Evaluator(scopes, language))
+    script = Script(source, language, tree, nodes, scopes, Evaluator(scopes))
     if index is not None:
         index.attach(script, whole_file)
     return script

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Callable, Union
 
 from tree_sitter import Node
 
-from webmcp_lint import languages
 from webmcp_lint.record import HashedRecord, Record
 from webmcp_lint.scope import EACH, Binding, ScopeIndex, property_key, spelling
 
@@ -280,12 +279,10 @@ ImportResolver = Callable[[Binding, int], "Value"]
 class Evaluator:
     """Evaluates expressions of one file, following bindings in its scope index."""
 
-    def __init__(self, scopes: ScopeIndex, language: str, resolve_import: ImportResolver | None = None) -> None:
+    def __init__(self, scopes: ScopeIndex, resolve_import: ImportResolver | None = None) -> None:
         self.scopes = scopes
         # The bytes the tree was parsed from: texts are sliced from them (``node.text`` costs twice as much).
         self.data = scopes.data
-        # The method evaluating each kind, by the kind's number in the file's grammar (``node.type`` makes a string).
-        self._methods_by_kind_id = _methods_by_kind_id(language)
         self.resolve_import = resolve_import
         self._active: set[object] = set()
         self._returns: dict[int, list[Node | None]] = {}
@@ -299,10 +296,10 @@ class Evaluator:
             return UNDEFINED
         if depth > MAX_DEPTH:
             return Unknown("too deep")
-        method = self._methods_by_kind_id.get(node.kind_id)
+        kind = node.type
+        method = _EVALUATE_KIND.get(kind)
         if method is not None:  # the common case first: a kind evaluated as it is
             return method(self, node, depth)
-        kind = node.type
         while kind in TRANSPARENT_KINDS:
             inner = node.child_by_field_name("expression") or (node.named_children[0] if node.named_children else None)
             if kind == "parenthesized_expression":
@@ -890,14 +887,6 @@ _EVALUATE_KIND: dict[str, Callable[[Evaluator, Node, int], Value]] = {
     name[1:]: method for name, method in vars(Evaluator).items()
     if name.startswith("_") and not name.startswith("__") and callable(method)
 }
-
-
-@lru_cache(maxsize=None)
-def _methods_by_kind_id(language: str) -> dict[int, Callable[[Evaluator, Node, int], Value]]:
-    """_EVALUATE_KIND by the numbers one grammar gives its kinds (a kind's name may have several numbers)."""
-    grammar = languages.language(language)
-    return {kind_id: method for kind_id in range(grammar.node_kind_count)
-            if (method := _EVALUATE_KIND.get(grammar.node_kind_for_id(kind_id) or "")) is not None}
 
 
 def call_argument_nodes(call: Node) -> list[Node]:
