@@ -281,8 +281,6 @@ class Evaluator:
 
     def __init__(self, scopes: ScopeIndex, resolve_import: ImportResolver | None = None) -> None:
         self.scopes = scopes
-        # The bytes the tree was parsed from: texts are sliced from them (``node.text`` costs twice as much).
-        self.data = scopes.data
         self.resolve_import = resolve_import
         self._active: set[object] = set()
         self._returns: dict[int, list[Node | None]] = {}
@@ -315,12 +313,11 @@ class Evaluator:
 
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
-        start, end = node.start_byte, node.end_byte
-        raw = self.data[start:end]
-        return short_quoted_text(raw) if end - start <= SHORT_LITERAL else quoted_text(raw)
+        raw = node.text  # not sliced from this file's bytes: callers evaluate nodes of imported modules too
+        return short_quoted_text(raw) if len(raw) <= SHORT_LITERAL else quoted_text(raw)
 
     def _number(self, node: Node, depth: int) -> Value:
-        number = number_value(self.data[node.start_byte:node.end_byte].decode())
+        number = number_value(node.text.decode())
         return UNKNOWN if number is None else number
 
     def _true(self, node: Node, depth: int) -> Value:
@@ -413,7 +410,6 @@ class Evaluator:
         result = JSObject(node)
         props = result.props
         value = self.value
-        data = self.data
         inner = depth + 1
         for child in node.named_children:
             kind = child.type
@@ -427,7 +423,7 @@ class Evaluator:
                         result.open = True
                         continue
                 if key_node.type == "property_identifier":
-                    key = spelling(data[key_node.start_byte:key_node.end_byte])
+                    key = spelling(key_node.text)
                 else:
                     key = property_key(key_node)
                     if key is None:
@@ -435,7 +431,7 @@ class Evaluator:
                         continue
                 props[key] = Prop(key, key_node, value_node, value(value_node, inner))
             elif kind == "shorthand_property_identifier":
-                key = spelling(data[child.start_byte:child.end_byte])
+                key = spelling(child.text)
                 props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
             elif kind == "method_definition":
                 key_node = child.child_by_field_name("name")
@@ -489,7 +485,7 @@ class Evaluator:
     def _identifier(self, node: Node, depth: int) -> Value:
         binding = self.scopes.resolve(node)
         if binding is None:
-            name = spelling(self.data[node.start_byte:node.end_byte])
+            name = spelling(node.text)
             return UNDEFINED if name == "undefined" else Unknown("global", (name,))
         return self.binding_value(binding, depth)
 
@@ -539,7 +535,7 @@ class Evaluator:
         target = self._member_target(node.child_by_field_name("object"), depth)
         if isinstance(target, Unknown):
             return Unknown.built_from(target.reason, node)
-        return member(target, spelling(self.data[property_node.start_byte:property_node.end_byte]))
+        return member(target, spelling(property_node.text))
 
     def _subscript_expression(self, node: Node, depth: int) -> Value:
         index = self.value(node.child_by_field_name("index"), depth + 1)

@@ -41,8 +41,8 @@ def spelling(raw: bytes) -> str:
     """The text of a name's bytes, remembered per spelling: files spell the same names and keys over and over
     (``signal``, ``type``, ``description``), and each decoded copy would live as long as the parse tree.
 
-    Callers slice the bytes from the file's data: ``node.text`` costs twice as much (it copies them through a
-    memoryview)."""
+    The index slices the bytes of its own file's nodes from the file's data (``node.text`` costs twice as much:
+    it copies them through a memoryview); a node that may be another module's is read with ``node.text``."""
     return raw.decode("utf-8", "replace")
 
 
@@ -215,7 +215,7 @@ class ScopeIndex:
         root, so climbing ancestors one ``.parent`` at a time costs the square
         of the depth. The climb remains for what ranges cannot settle.
         """
-        name = spelling(self.data[identifier.start_byte:identifier.end_byte])
+        name = spelling(identifier.text)  # the identifier may be another module's (not in this file's bytes)
         self._ask(name)
         entries = self._scopes_by_name.get(name)
         if entries is None:
