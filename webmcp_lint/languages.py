@@ -42,6 +42,7 @@ def language(name: str) -> tree_sitter.Language:
     raise KeyError(name)
 
 
+@lru_cache(maxsize=None)  # TypeScript and TSX share one
 def _grammar_binding(package: str) -> ModuleType:
     """A grammar package's compiled ``_binding`` module, loaded without running the package's ``__init__``.
 

@@ -157,16 +157,16 @@ class ScopeIndex:
     def _walk_parameter_lists(self, name: str) -> None:
         """Declare the names of every parameter list not walked yet whose text spells ``name``."""
         lists, starts = self._parameter_lists, self._parameter_starts
-        spelling = name.encode("utf-8")
-        if not spelling or "\ufffd" in name:  # not the bytes it was decoded from: walk them all
+        name_bytes = name.encode("utf-8")
+        if not name_bytes or "\ufffd" in name:  # not the bytes it was decoded from: walk them all
             chosen = range(len(lists))
         else:
             chosen = []
             text = self._parameter_text
-            found = text.find(spelling)
+            found = text.find(name_bytes)
             while found != -1:
                 chosen.append(bisect_right(starts, found) - 1)
-                found = text.find(spelling, found + 1)
+                found = text.find(name_bytes, found + 1)
         for position in chosen:
             params = lists[position]
             if params is not None:
