@@ -315,7 +315,7 @@ def _properties_problems(prop: Prop, problems: Problems) -> None:
         problems.append((prop.value_node, "`properties` must be an object mapping each parameter name to its schema."))
         return
     for name, child in prop.value.props.items():
-        if _is_static(child.value) and not isinstance(child.value, JSObject):
+        if not isinstance(child.value, JSObject) and _is_static(child.value):  # most are objects: one test
             problems.append((child.value_node or child.key_node,
                              f"The schema of property `{name}` must be an object such as `{{ type: \"string\" }}`."))
 
