@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.extract.imperative import model_context_kind
+from webmcp_lint.languages import sort_outer_first
 from webmcp_lint.model import FileAnalysis, Finding, Script, finding_at
 from webmcp_lint.rules import FILES, nodes, rule
 from webmcp_lint.scope import FUNCTION_KINDS
@@ -472,11 +473,9 @@ def _listener_calls(script: Script) -> list[Node]:
             node = node.parent
         if node is not None:
             calls[node.id] = node
-    return sorted(calls.values(), key=_outer_first)
-
-
-def _outer_first(node: Node) -> tuple[int, int]:
-    return node.start_byte, -node.end_byte
+    found = list(calls.values())
+    sort_outer_first(found)
+    return found
 
 
 def _is_window(node: Node | None, script: Script) -> bool:
