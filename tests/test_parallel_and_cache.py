@@ -440,3 +440,26 @@ def test_a_tool_whose_execute_comes_from_a_module_only_imported_is_checked_in_ev
     assert found["parallel"] == found["in-process"]
     assert found["cold"] == found["in-process"]
     assert found["warm"] == found["in-process"]
+
+
+def test_an_entry_rejected_for_a_malformed_position_leaves_no_position_behind(tmp_path, monkeypatch):
+    """The main process works out some findings itself (WM003): a rejected entry's other positions must not
+    place them."""
+    source = ("// webmcp-lint-disable-next-line WM999\n"
+              "navigator.modelContext.registerTool({ name: 'a', description: 'Finds things.', execute: () => 1 });\n")
+    root = write_project(tmp_path / "app", {"dir.js": source})
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    options = ("--cache-dir", str(cache), "-j1", "--select", "WM003,WM101")
+    cold = check_json(root, *options, report=report)
+    assert '"WM003"' in cold
+    offsets = list(range(len(source) + 1))
+    for path in cache_files(cache):
+        slots = cache_module.read_slots(path)
+        for slot, (key, entry) in slots.items():
+            if slot.endswith("dir.js"):
+                entry["positions"] = [[slot, "dir.js", offsets, [42] * len(offsets), [9] * len(offsets)],
+                                      ["/nonexistent.js", "x.js", [1, 2], [1], [1]]]
+        payload = marshal.dumps(slots)
+        path.write_bytes(cache_module.FILE_HEADER + hashlib.sha256(payload).digest() + payload)
+    assert check_json(root, *options, report=report) == cold

@@ -457,8 +457,9 @@ class _Outcome:
                       [(str(path), str(message), bool(is_error)) for path, message, is_error in entry["notices"]],
                       bool(entry.get("has_tools")),
                       None if entry.get("imports") is None else [str(path) for path in entry["imports"]])
-        for plain in entry["positions"]:
-            _remember_positions(plain, files)
+        known = [_known_positions(plain, files) for plain in entry["positions"]]  # all read before any is kept
+        for source, positions in known:
+            source.remember_positions(positions)
         return outcome
 
 
@@ -514,10 +515,10 @@ def _diagnostic(plain: list, files: _Files) -> Diagnostic:
                       int(start), int(end), None if tool_name is None else str(tool_name), fix)
 
 
-def _remember_positions(plain: list, files: _Files) -> None:
+def _known_positions(plain: list, files: _Files) -> tuple[SourceFile, dict[int, tuple[int, int]]]:
     path, shown, offsets, lines, columns = plain
-    files.get(str(path), str(shown)).remember_positions(
-        dict(zip(map(int, offsets), zip(map(int, lines), map(int, columns), strict=True), strict=True)))
+    return files.get(str(path), str(shown)), dict(
+        zip(map(int, offsets), zip(map(int, lines), map(int, columns), strict=True), strict=True))
 
 
 def _directive(plain: list, source: SourceFile) -> Directive:
