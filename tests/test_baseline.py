@@ -88,3 +88,19 @@ def test_missing_or_malformed_baseline_exits_2(project):
     (project / "other.json").write_text('{"version": 1, "findings": [{"code": "WM101"}]}')
     result = run("check", "--baseline", "other.json")
     assert result.exit_code == 2 and "lacks code, path or line_hash" in result.stderr
+
+
+def test_a_baseline_is_written_into_missing_folders_relative_to_itself(project):
+    result = run("check", "--write-baseline", "ci/baselines/webmcp.json")
+    assert result.exit_code == 0 and "wrote 1 finding to ci/baselines/webmcp.json" in result.stderr
+    [entry] = json.loads(Path("ci/baselines/webmcp.json").read_text())["findings"]
+    assert entry["path"] == "../../src/a.js"
+    assert run("check", "--baseline", "ci/baselines/webmcp.json").exit_code == 0
+
+
+def test_a_baseline_that_cannot_be_written_exits_2_with_one_line(project):
+    Path("ci").write_text("a file, not a folder\n")
+    result = CliRunner().invoke(main, ["check", "--write-baseline", "ci/webmcp.json"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("webmcp-lint: error: ci/webmcp.json: cannot write:")
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -113,6 +113,22 @@ def test_output_file(project):
     assert json.loads(Path("report.json").read_text())["summary"]["errors"] == 1
 
 
+@pytest.mark.parametrize("command", ["check", "tools"])
+def test_an_output_files_missing_folders_are_made(project, command):
+    result = run(command, "src", "--format", "json", "-o", "reports/today/out.json")
+    assert result.output == "" and result.exit_code in (0, 1)
+    assert json.loads(Path("reports/today/out.json").read_text())
+
+
+@pytest.mark.parametrize("command", ["check", "tools"])
+def test_an_output_file_that_cannot_be_written_exits_2_with_one_line(project, command):
+    Path("reports").write_text("a file, not a folder\n")
+    result = run(command, "src", "--format", "json", "-o", "reports/out.json")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("webmcp-lint: error: reports/out.json: cannot write:")
+    assert "Traceback" not in result.output
+
+
 def test_skips_are_counted_and_explicit_paths_linted(project):
     (project / "node_modules" / "lib").mkdir(parents=True)
     (project / "node_modules" / "lib" / "index.js").write_text(BAD)

@@ -44,16 +44,15 @@ def finding_key(diagnostic: Diagnostic, base: Path) -> tuple[str, str, str, str]
     return (diagnostic.code, relative_path(diagnostic, base), diagnostic.tool_name or "", line_hash(diagnostic))
 
 
-def write_baseline(path: Path, diagnostics: list[Diagnostic]) -> int:
-    """Record the findings in ``path``; returns how many were recorded."""
+def baseline_text(path: Path, diagnostics: list[Diagnostic]) -> str:
+    """The baseline file recording the findings, to be written at ``path`` (its paths are relative to it)."""
     base = Path(os.path.abspath(path)).parent
     counts = Counter(finding_key(diagnostic, base) for diagnostic in diagnostics)
     entries = [{"code": code, "path": file, "tool_name": tool or None, "line_hash": digest, "count": count}
                for (code, file, tool, digest), count in sorted(counts.items())]
     document = {"version": BASELINE_VERSION, "tool": {"name": "webmcp-lint", "version": __version__},
                 "findings": entries}
-    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    return len(diagnostics)
+    return json.dumps(document, indent=2) + "\n"
 
 
 def read_baseline(path: Path) -> Counter:

@@ -10,6 +10,7 @@ import contextlib
 import gc
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 import click
@@ -27,6 +28,17 @@ class UsageFailure(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(f"webmcp-lint: error: {self.format_message()}", err=True)
+
+
+def write_output(path: str, text: str) -> None:
+    """Write a report, listing or baseline to ``path``, making its missing folders (as ESLint's and Ruff's
+    ``--output-file`` do); a path that cannot be written is a usage error, not a traceback."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageFailure(f"{path}: cannot write: {error.strerror or error}") from None
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ import click
 
 from webmcp_lint.cache import DEFAULT_CACHE_DIR
 from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageFailure, echo_notices, one_line_errors,
-                                  require_existing_paths, use_color, without_cycle_collection)
+                                  require_existing_paths, use_color, without_cycle_collection, write_output)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
 from webmcp_lint.engine import LintResult, Notice, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
@@ -151,9 +151,10 @@ def check(paths, output_format, output_file, select, extend_select, ignore, fail
                                 cache_dir=None if no_cache else Path(cache_dir or DEFAULT_CACHE_DIR))
     require_existing_paths(result)
     if write_baseline_file:
-        from webmcp_lint.baseline import write_baseline
+        from webmcp_lint.baseline import baseline_text
 
-        count = write_baseline(Path(write_baseline_file), result.diagnostics)
+        write_output(write_baseline_file, baseline_text(Path(write_baseline_file), result.diagnostics))
+        count = len(result.diagnostics)
         click.echo(f"webmcp-lint: wrote {count} finding{'s' if count != 1 else ''} to {write_baseline_file}", err=True)
         sys.exit(EXIT_ERROR if result.internal_errors else EXIT_CLEAN)
     if baseline_file:
@@ -174,7 +175,7 @@ def check(paths, output_format, output_file, select, extend_select, ignore, fail
     if fix_run is not None and paths == ["-"] and not output_file:
         click.echo(report, nl=False, err=True)  # stdout holds the fixed code
     elif output_file:
-        Path(output_file).write_text(report, encoding="utf-8")
+        write_output(output_file, report)
     else:
         click.echo(report, nl=False)
     if output_format not in ("text", "concise") and not quiet:

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageFailure, echo_notices, one_line_errors,
-                                  require_existing_paths, use_color, without_cycle_collection)
+                                  require_existing_paths, use_color, without_cycle_collection, write_output)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.engine import lint_paths
 from webmcp_lint.record import Record
@@ -261,7 +261,7 @@ def list_tools(paths, output_format, output_file, manifest_file, fail_on_change,
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() and not output_file else None
     listing = render(manifest, output_format, color=use_color(no_color, output_file), width=width)
     if output_file:
-        Path(output_file).write_text(listing, encoding="utf-8")
+        write_output(output_file, listing)
     elif committed is None:
         click.echo(listing, nl=False)
     if result.internal_errors:
