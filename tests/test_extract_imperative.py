@@ -123,6 +123,29 @@ def test_calls_on_a_wrapped_receiver(call):
     assert [tool.name for tool in analysis.tools] == ["get_time"]
 
 
+@pytest.mark.parametrize("call", [
+    'document.modelContext["registerTool"](%s);',
+    "document.modelContext['registerTool'](%s);",
+    "document.modelContext[`registerTool`](%s);",
+    'mc?.["registerTool"](%s);',
+    '(mc as any)["registerTool"](%s);',
+])
+def test_a_method_named_by_a_static_key_is_called_like_a_member(call):
+    analysis = analyze("const mc = document.modelContext;\n" + call % TOOL, "app.ts")
+    assert [tool.name for tool in analysis.tools] == ["get_time"]
+    assert [call.method for call in analysis.model_context_calls] == ["registerTool"]
+
+
+@pytest.mark.parametrize("call", [
+    "mc[method](%s);",
+    "mc[`register${kind}`](%s);",
+    'mc["registerTool" + suffix](%s);',
+])
+def test_a_method_named_by_a_dynamic_key_is_no_call_the_linter_can_read(call):
+    analysis = analyze("const mc = document.modelContext;\n" + call % TOOL)
+    assert analysis.tools == [] and analysis.model_context_calls == []
+
+
 def test_unresolvable_definitions_are_recorded():
     analysis = analyze("export function register(def) { document.modelContext.registerTool(def); }")
     [unresolved] = analysis.unresolved

@@ -203,19 +203,34 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
 
     for call in _calls_at(script, {ref.node.start_byte for ref in refs.values()}):
         callee = unwrap(call.child_by_field_name("function"))
-        if callee is None or callee.type != "member_expression":
+        called = _called_method(callee)
+        if called is None:
             continue
         receiver_node = unwrap(callee.child_by_field_name("object"))
         receiver = refs.get(receiver_node.id) if receiver_node is not None else None
         if receiver is None:
             continue
-        method_node = callee.child_by_field_name("property")
-        method = text(method_node)
+        method_node, method = called
         analysis.model_context_calls.append(ModelContextCall(script, call, method, method_node, receiver))
         if method == "registerTool":
             _add_registration(script, analysis, call)
     if refs:
         analysis.has_webmcp_code = True
+
+
+def _called_method(callee: Node | None) -> tuple[Node, str] | None:
+    """The method's node and name of a call ``a.m()``, ``a?.m()`` or ``a["m"]()`` (a static key, as ESLint's
+    static property names read it); None for any other callee."""
+    if callee is None:
+        return None
+    if callee.type == "member_expression":
+        method_node = callee.child_by_field_name("property")
+        return None if method_node is None else (method_node, text(method_node))
+    if callee.type == "subscript_expression":
+        method_node = unwrap(callee.child_by_field_name("index"))
+        method = string_value(method_node) if method_node is not None else None
+        return None if method is None else (method_node, method)
+    return None
 
 
 # Kinds of initialiser model_context_kind follows without the text spelling modelContext: a name, a fallback.
