@@ -25,7 +25,7 @@ from tree_sitter import Node
 
 from webmcp_lint import vocabulary as words
 from webmcp_lint.evaluate import Element, JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
-from webmcp_lint.model import ToolDefinition
+from webmcp_lint.model import Script, ToolDefinition
 from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.record import Record
 from webmcp_lint.schema import walk_schema
@@ -1032,7 +1032,7 @@ def referenced_identifiers(node: Node | None, tool: ToolDefinition) -> set[str]:
     names: set[str] = set()
     if node is None or node.type == "string" or tool.script is None:  # a string literal names nothing
         return names
-    scopes = tool.script.scopes
+    scopes = (tool.script_holding(node) or tool.script).scopes  # names resolve where the text is written
     work = Worklist(node, MAX_REFERENCE_STEPS)
     for current in work:
         if current.type == "identifier":
@@ -1054,7 +1054,8 @@ def partial_text(node: Node | None, tool: ToolDefinition) -> str | None:
     `Sort by ${SORT_ORDERS.join(", ")}.` reads "Sort by … ." so the known words can still be checked."""
     if node is None or tool.script is None:
         return None
-    evaluator = tool.script.evaluator
+    script = tool.script_holding(node) or tool.script  # an imported schema's names are its module's
+    evaluator = script.evaluator
     parts: list[str] = []
     stack: list[tuple[Node | str, int]] = [(node, 0)]
     while stack:
@@ -1073,7 +1074,7 @@ def partial_text(node: Node | None, tool: ToolDefinition) -> str | None:
             stack.append((current.child_by_field_name("right"), depth + 1))
             stack.append((current.child_by_field_name("left"), depth + 1))
         elif depth < MAX_PARTIAL_DEPTH and current.type in ("identifier", "parenthesized_expression"):
-            target = _const_init(current, tool) if current.type == "identifier" else current.named_children[0]
+            target = _const_init(current, script) if current.type == "identifier" else current.named_children[0]
             if target is None:
                 parts.append(UNKNOWN_PART)
             else:
@@ -1098,8 +1099,8 @@ def _template_parts(node: Node, depth: int) -> list[tuple[Node | str, int]]:
     return parts
 
 
-def _const_init(identifier: Node, tool: ToolDefinition) -> Node | None:
-    binding = tool.script.scopes.resolve(identifier) if tool.script is not None else None
+def _const_init(identifier: Node, script: Script) -> Node | None:
+    binding = script.scopes.resolve(identifier)
     if binding is None or binding.kind != "const" or binding.path or binding.init is None:
         return None
     return binding.init

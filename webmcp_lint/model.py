@@ -199,13 +199,19 @@ class ToolDefinition(Record):
     def identity(self) -> tuple[str, int, int]:
         return (self.source.display_path, self.node.start_byte, self.node.end_byte)
 
+    def script_holding(self, node: Node) -> Script | None:
+        """The script whose tree holds ``node``: the tool's own, or the module a property was spread in or
+        imported from (its offsets, text and names are that module's); None when no script is known.
+
+        A node of the tool's own tree is recognised from its root in one step (script_of climbs .parent,
+        which tree-sitter computes from the root at every step)."""
+        if self.script is not None and self.script.holds(node):
+            return self.script
+        return script_of(node)
+
     def finding(self, node: Node, message: str, fix: "Fix | None" = None, source: SourceFile | None = None) -> "Finding":
-        if source is None:
-            # A property spread in from another module points into that module. A node of the tool's own tree
-            # is recognised from its root in one step (script_of climbs .parent, which tree-sitter computes
-            # from the root at every step).
-            own = self.script is not None and self.script.holds(node)
-            owner = self.script if own else script_of(node)
+        if source is None:  # a property spread in from another module points into that module
+            owner = self.script_holding(node)
             source = owner.source if owner is not None else self.source
         return Finding(source, node.start_byte, node.end_byte, message, self.name, fix)
 

@@ -448,7 +448,7 @@ def dynamic_description(tool: ToolDefinition, project: Project) -> Iterator[Find
         prop = tool.prop(key)
         if prop is None or prop.value_node is None or not isinstance(prop.value, Unknown):
             continue
-        parts = non_static_parts(prop.value_node, tool.script.scopes)
+        parts = non_static_parts(prop.value_node, (tool.script_holding(prop.value_node) or tool.script).scopes)
         if parts:
             shown = ", ".join(f"`{part}`" for part in parts[:3])
             yield tool.finding(prop.value_node, f"The tool {key} is built from values only known at run time "
