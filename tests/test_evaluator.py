@@ -74,9 +74,9 @@ def test_objects_keep_key_and_value_nodes():
     assert value.get("missing") is UNDEFINED
 
 
-def test_texts_are_read_from_the_files_bytes_at_their_offsets():
-    """Keys, names, numbers and strings are sliced from the file's bytes: multi-byte text before them must not
-    shift them, and a short literal or key repeated (remembered per spelling) keeps its own value."""
+def test_texts_after_multibyte_text_and_repeated_spellings_keep_their_own_values():
+    """Multi-byte text before keys, names, numbers and strings must not shift them, and a short literal or key
+    repeated (its string remembered per spelling) keeps its own value."""
     value = evaluate('{ ключ: "значение 😀", type: "string", n: 1_0, same: TYPE, "k\\u0041": "\\u0041" }',
                      'const é = "😀"; const TYPE = "string"; const other = { type: "object" };')
     assert {key: prop.value for key, prop in value.props.items()} == {

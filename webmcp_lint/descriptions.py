@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from operator import attrgetter
-from typing import Iterable, Sequence
+from types import MappingProxyType
+from typing import Iterable, Mapping, Sequence
 
 from tree_sitter import Node
 
@@ -920,8 +921,8 @@ _BOUND_KEYWORD_SET = frozenset(BOUND_KEYWORDS)
 # The ``types`` of a property that declares one JSON type, made once: most properties declare one of these.
 _JSON_TYPE_SETS = {name: frozenset((name,)) for name in ("string", "number", "integer", "boolean", "object", "array",
                                                          "null")}
-_NO_KEYWORDS: dict[str, Prop] = {}  # the keywords of a property whose schema is not static
-_NO_BOUNDS: dict[str, float] = {}  # the bounds of most properties, shared (nothing changes a property's bounds)
+_NO_KEYWORDS: Mapping[str, Prop] = MappingProxyType({})  # the keywords of a property whose schema is not static
+_NO_BOUNDS: Mapping[str, float] = MappingProxyType({})  # the bounds of most properties, shared: read-only
 
 
 class SchemaProperty:
@@ -950,13 +951,14 @@ class SchemaProperty:
         self.default_text: str | None = None
         if default is not None:
             self.default_text = to_js_string(default.value)
-        self.bounds: dict[str, float] = _NO_BOUNDS
+        self.bounds: Mapping[str, float] = _NO_BOUNDS
         if not _BOUND_KEYWORD_SET.isdisjoint(keywords):
-            self.bounds = {}
+            bounds = {}
             for key in BOUND_KEYWORDS:
                 bound = keywords.get(key)
                 if bound is not None and isinstance(bound.value, (int, float)) and not isinstance(bound.value, bool):
-                    self.bounds[key] = float(bound.value)
+                    bounds[key] = float(bound.value)
+            self.bounds = bounds
         self.description: Prop | None = keywords.get("description")
 
     def get(self, key: str) -> Value:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import chain
 
@@ -60,8 +61,6 @@ PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
-# Kinds ``value_branches`` looks through; a value of any other kind is its only branch.
-BRANCHING_KINDS = TRANSPARENT_KINDS | {"await_expression", "ternary_expression", "binary_expression"}
 
 
 # --------------------------------------------------------------------------- facts
@@ -1647,6 +1646,26 @@ class ExecuteModel:
 # --------------------------------------------------------------------------- small pieces
 
 
+def _awaited(node: Node) -> list[Node | None] | None:
+    return node.named_children[:1] or None
+
+
+def _ternary_branches(node: Node) -> list[Node | None]:
+    return [node.child_by_field_name("alternative"), node.child_by_field_name("consequence")]
+
+
+def _logical_sides(node: Node) -> list[Node | None] | None:
+    if text(node.child_by_field_name("operator")) in ("||", "??", "&&"):
+        return [node.child_by_field_name("right"), node.child_by_field_name("left")]
+    return None
+
+
+# What a node of a branching kind may be instead of itself (None: it is a value of its own), last first.
+_BRANCHES: dict[str, Callable[[Node], list[Node | None] | None]] = {
+    "await_expression": _awaited, "ternary_expression": _ternary_branches, "binary_expression": _logical_sides}
+BRANCHING_KINDS = TRANSPARENT_KINDS | _BRANCHES.keys()  # a value of any other kind is its only branch
+
+
 def value_branches(value: Node | None) -> list[Node]:
     """The expressions a value may be: itself, through ``await``, both branches of ``?:``, the sides of ``||``/``??``."""
     if value is not None and value.type not in BRANCHING_KINDS:
@@ -1657,15 +1676,12 @@ def value_branches(value: Node | None) -> list[Node]:
         node = unwrap(stack.pop())
         if node is None:
             continue
-        kind = node.type
-        if kind == "await_expression" and node.named_children:
-            stack.append(node.named_children[0])
-        elif kind == "ternary_expression":
-            stack.extend((node.child_by_field_name("alternative"), node.child_by_field_name("consequence")))
-        elif kind == "binary_expression" and text(node.child_by_field_name("operator")) in ("||", "??", "&&"):
-            stack.extend((node.child_by_field_name("right"), node.child_by_field_name("left")))
-        else:
+        branches_of = _BRANCHES.get(node.type)
+        branches = branches_of(node) if branches_of is not None else None
+        if branches is None:
             found.append(node)
+        else:
+            stack.extend(branches)
     return found
 
 

@@ -179,8 +179,9 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
             os.close(results_in)
             workers.append((pid, results))
         reported = set()
-        for position, entry in _taken_units(tokens, batches):  # each passed on at once: the caller's work on
-            reported.add(position)  # it happens while the workers still lint
+        # Each entry is passed on at once, so the caller's work on it happens while the workers still lint.
+        for position, entry in _taken_units(tokens, batches):
+            reported.add(position)
             yield position, entry
         for pid, results in workers:
             for position, entry in _received(results):
