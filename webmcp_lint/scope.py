@@ -46,6 +46,11 @@ def spelling(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
 
+def spelled(data: bytes, node: Node) -> str:
+    """The text of a node of the file ``data`` holds, sliced from it and shared per spelling (see ``spelling``)."""
+    return spelling(data[node.start_byte:node.end_byte])
+
+
 # First step of a loop variable's path: "each element of ``init``" (``for (const t of tools)``).
 EACH = "[each]"
 
@@ -361,11 +366,11 @@ def build_index(nodes: dict[str, list[Node]], data: bytes) -> ScopeIndex:
             continue
         declarator_names.append((declarator, name))
         if name.type == "identifier":
-            declare(spelling(data[name.start_byte:name.end_byte]),
+            declare(spelled(data, name),
                     ((_VARIABLES, next(order)), _variable_binding, name, declarator, ()))
             continue
         for identifier, path in pattern_names(name):
-            declare(spelling(data[identifier.start_byte:identifier.end_byte]),
+            declare(spelled(data, identifier),
                     ((_VARIABLES, next(order)), _variable_binding, identifier, declarator, path))
     parameter_lists = nodes.get("formal_parameters", ())
     if parameter_lists:
@@ -374,14 +379,14 @@ def build_index(nodes: dict[str, list[Node]], data: bytes) -> ScopeIndex:
     for arrow in nodes.get("arrow_function", ()):
         parameter = arrow.child_by_field_name("parameter")
         if parameter is not None and parameter.type == "identifier":
-            declare(spelling(data[parameter.start_byte:parameter.end_byte]),
+            declare(spelled(data, parameter),
                     (next(after_parameters), _arrow_parameter_binding, parameter, arrow))
     for kind_name, kinds in (("function", ("function_declaration", "generator_function_declaration")), ("class", ("class_declaration",))):
         for kind in kinds:
             for declaration in nodes.get(kind, ()):
                 name = declaration.child_by_field_name("name")
                 if name is not None:
-                    declare(spelling(data[name.start_byte:name.end_byte]),
+                    declare(spelled(data, name),
                             (next(after_parameters), _declared_binding, name, declaration, kind_name))
     for loop in nodes.get("for_in_statement", ()):
         _index_loop_variable(index, loop, after_parameters)
@@ -390,7 +395,7 @@ def build_index(nodes: dict[str, list[Node]], data: bytes) -> ScopeIndex:
         if parameter is not None:
             for identifier, path in pattern_names(parameter):
                 _declare_made(index, next(after_parameters), catch, Binding(
-                    spelling(data[identifier.start_byte:identifier.end_byte]), "catch", identifier, catch, None, path))
+                    spelled(data, identifier), "catch", identifier, catch, None, path))
     for statement in nodes.get("import_statement", ()):
         _index_import(index, statement, after_parameters)
     return index
@@ -408,11 +413,11 @@ def _declare_parameters(index: ScopeIndex, params: Node, position: int) -> None:
     order = count()
     for parameter in params.named_children:
         if parameter.type == "identifier":
-            declare(spelling(data[parameter.start_byte:parameter.end_byte]),
+            declare(spelled(data, parameter),
                     ((_PARAMETERS, position, next(order)), _parameter_binding, parameter, parameter, (), params))
             continue
         for identifier, path in pattern_names(parameter):
-            declare(spelling(data[identifier.start_byte:identifier.end_byte]),
+            declare(spelled(data, identifier),
                     ((_PARAMETERS, position, next(order)), _parameter_binding, identifier, parameter, path, params))
 
 
@@ -470,7 +475,7 @@ def _index_loop_variable(index: ScopeIndex, loop: Node, order: Iterator[tuple]) 
     is_of = operator is not None and operator.type == "of"
     scope = nearest(loop, _VAR_SCOPE_KINDS) if kind == "var" else loop
     for identifier, path in pattern_names(left):
-        _declare_made(index, next(order), scope, Binding(spelling(index.data[identifier.start_byte:identifier.end_byte]), kind, identifier, loop,
+        _declare_made(index, next(order), scope, Binding(spelled(index.data, identifier), kind, identifier, loop,
                                             loop.child_by_field_name("right") if is_of else None, (EACH,) + path))
 
 
