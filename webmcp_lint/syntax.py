@@ -31,22 +31,26 @@ def unwrap(node: Node | None) -> Node | None:
     return node
 
 
-def spelled_nodes(within: Node, data: bytes, spelling: bytes) -> list[Node]:
-    """The named nodes under ``within`` whose text is exactly ``spelling``, in document order.
+def spelled_nodes(within: Node, data: bytes, spelling: bytes, *, keywords: bool = False,
+                  until: int | None = None) -> list[Node]:
+    """The named nodes under ``within`` whose text is exactly ``spelling``, in document order; with ``keywords``,
+    anonymous ones too (``return``, an operator); ``until`` ends the search at that byte.
 
     ``data`` is the text the tree was parsed from. Found by searching the bytes and asking the tree
     what stands at each match: a few lookups instead of visiting every node of a kind.
     """
     if not spelling:  # a name tree-sitter inserted for a missing one (`const { a: } = b`) spells nothing
         return []
+    stop = within.end_byte if until is None else until
+    standing_at = within.descendant_for_byte_range if keywords else within.named_descendant_for_byte_range
     found = []
-    start = data.find(spelling, within.start_byte, within.end_byte)
+    start = data.find(spelling, within.start_byte, stop)
     while start != -1:
         end = start + len(spelling)
-        node = within.named_descendant_for_byte_range(start, end)
+        node = standing_at(start, end)
         if node is not None and node.byte_range == (start, end):
             found.append(node)
-        start = data.find(spelling, end, within.end_byte)
+        start = data.find(spelling, end, stop)
     return found
 
 

@@ -13,7 +13,7 @@ from webmcp_lint.frameworks import OFFICIAL_INTEGRATION, REACT, VUE
 from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, PROJECT, rule
 from webmcp_lint.scope import FUNCTION_KINDS
-from webmcp_lint.syntax import ancestors, call_arguments, enclosing_function, text, unwrap
+from webmcp_lint.syntax import ancestors, call_arguments, enclosing_function, spelled_nodes, text, unwrap
 
 HOOK_NAME = re.compile(r"^use[A-Z0-9]")
 HOOK_NAME_SPELLING = re.compile(rb"use[A-Z0-9]")  # a file without it names no hook
@@ -224,14 +224,11 @@ def hook_problem(call: FrameworkCall) -> tuple[str, str] | None:
 def _returns_before(owner: Node, node: Node, data: bytes) -> bool:
     """``owner`` itself (not a function nested in it) may return before ``node``: a return statement between
     them. Found by searching their text for the keyword, so no file needs its return statements collected."""
-    position = data.find(b"return", owner.start_byte + 1, node.start_byte)
-    while position != -1:
-        keyword = owner.descendant_for_byte_range(position, position + len(b"return"))
-        returned = keyword.parent if keyword is not None and keyword.type == "return" else None
-        if returned is not None and returned.type == "return_statement" and returned.start_byte == position \
+    for keyword in spelled_nodes(owner, data, b"return", keywords=True, until=node.start_byte):
+        returned = keyword.parent if keyword.type == "return" else None
+        if returned is not None and returned.type == "return_statement" and returned.start_byte == keyword.start_byte \
                 and returned.end_byte <= node.start_byte and enclosing_function(returned) == owner:
             return True
-        position = data.find(b"return", position + len(b"return"), node.start_byte)
     return False
 
 
