@@ -31,7 +31,8 @@ from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.record import Record
 from webmcp_lint.scope import FUNCTION_KINDS, property_key
-from webmcp_lint.syntax import call_arguments, member_name, mentions_names, spelled_nodes, text, unwrap
+from webmcp_lint.syntax import (ancestors_under, call_arguments, member_name, mentions_names, spelled_nodes, text,
+                                unwrap)
 
 GLOBAL_PREFIXES = ("window.", "globalThis.", "self.")
 LOOP_KINDS = frozenset({"while_statement", "do_statement", "for_statement", "for_in_statement"})
@@ -874,25 +875,8 @@ class ExecuteModel:
         return self._local_functions.get(binding.name_node.id)
 
     def ancestors(self, node: Node) -> list[Node]:
-        """The nodes that hold ``node``, its parent first: up to execute for a node inside it, else to the root.
-
-        Found going down from execute, one step a level: tree-sitter works out each ``.parent`` going down
-        from the root, so climbing from a node costs a descent from the root at every level.
-        """
-        path: list[Node] = []
-        current: Node | None = self.function
-        while current is not None and current.id != node.id:
-            path.append(current)
-            current = current.child_with_descendant(node)
-        if current is not None and path:
-            path.reverse()
-            return path
-        path.clear()  # execute itself, or a node outside it: climb
-        current = node.parent
-        while current is not None:
-            path.append(current)
-            current = current.parent
-        return path
+        """The nodes that hold ``node``, its parent first: up to execute for a node inside it, else to the root."""
+        return ancestors_under(self.function, node)
 
     def _function_of(self, node: Node) -> Node | None:
         return next((current for current in self.ancestors(node) if current.type in FUNCTION_KINDS), None)

@@ -113,6 +113,24 @@ def ancestors(node: Node) -> Iterator[Node]:
         current = current.parent
 
 
+def ancestors_under(top: Node, node: Node) -> list[Node]:
+    """``node``'s ancestors, nearest first, up to ``top`` when ``node`` lies under it; otherwise (``node`` is ``top``
+    or outside it) all of them.
+
+    Found going down from ``top`` one child a level: tree-sitter works out each ``.parent`` going down from the
+    root, so climbing from a node costs a descent from the root at every level.
+    """
+    path: list[Node] = []
+    current: Node | None = top
+    while current is not None and current.id != node.id:
+        path.append(current)
+        current = current.child_with_descendant(node)
+    if current is not None and path:
+        path.reverse()
+        return path
+    return list(ancestors(node))
+
+
 def first_error(root: Node) -> Node | None:
     """The first ERROR or MISSING node, found by descending only into subtrees that have one."""
     if not root.has_error:

@@ -13,7 +13,7 @@ from webmcp_lint.frameworks import OFFICIAL_INTEGRATION, REACT, VUE
 from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, PROJECT, rule
 from webmcp_lint.scope import FUNCTION_KINDS
-from webmcp_lint.syntax import ancestors, call_arguments, enclosing_function, spelled_nodes, text, unwrap
+from webmcp_lint.syntax import ancestors_under, call_arguments, enclosing_function, spelled_nodes, text, unwrap
 
 HOOK_NAME = re.compile(r"^use[A-Z0-9]")
 HOOK_NAME_SPELLING = re.compile(rb"use[A-Z0-9]")  # a file without it names no hook
@@ -125,25 +125,13 @@ def registration_without_signal(analysis: FileAnalysis) -> Iterator[Finding]:
 # WM502 --------------------------------------------------------------------------------------
 def _home_made_hook(call: Node, root: Node) -> str | None:
     """The ``use*`` name of the innermost function around ``call`` that has one."""
-    path = _path_to(call, root)
+    path = [*reversed(ancestors_under(root, call)), call]  # root first
     for index in range(len(path) - 2, 0, -1):
         if path[index].type in FUNCTION_KINDS:
             name = function_name(path[index], path[index - 1])
             if name is not None and HOOK_NAME.match(name):
                 return name
     return None
-
-
-def _path_to(node: Node, root: Node) -> list[Node]:
-    """``root`` and the nodes under it down to ``node``: one walk down instead of climbing ``.parent``."""
-    path = [root]
-    current = root
-    while current != node:
-        current = current.child_with_descendant(node)
-        if current is None:  # not in this tree after all: climb
-            return [*reversed(list(ancestors(node))), node]
-        path.append(current)
-    return path
 
 
 @rule("WM502", "direct-registration-in-framework", "error", on=PROJECT)

@@ -16,6 +16,7 @@ from webmcp_lint.suggest import closest, did_you_mean
 from webmcp_lint.syntax import (
     GLOBAL_OBJECTS,
     ancestors,
+    ancestors_under,
     call_arguments,
     is_global_name,
     is_optional_member,
@@ -100,7 +101,7 @@ def accessed_member(node: Node) -> Node | None:
 def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> bool:
     """Whether every path to ``node`` passes a check that a model context exists (``exits``: a cache)."""
     child = node
-    for parent in _ancestors(node, script):
+    for parent in ancestors_under(script.tree.root_node, node):
         kind = parent.type
         if kind in ("if_statement", "ternary_expression", "while_statement"):
             condition = parent.child_by_field_name("condition")
@@ -120,17 +121,6 @@ def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> 
             return True
         child = parent
     return False
-
-
-def _ancestors(node: Node, script: Script) -> list[Node]:
-    """``node``'s ancestors, nearest first, found from the root down: tree-sitter works out each ``.parent``
-    from the root, so climbing walks the tree once per step."""
-    path = []
-    current = script.tree.root_node
-    while current is not None and current != node:
-        path.append(current)
-        current = current.child_with_descendant(node)
-    return path[::-1] if current is not None else list(ancestors(node))
 
 
 def _first_guarding_exit_end(block: Node, script: Script, exits: dict[int, float]) -> float:
