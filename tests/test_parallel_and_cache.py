@@ -398,29 +398,31 @@ def test_cache_entries_belong_to_one_build_of_the_linter(tmp_path, monkeypatch):
     assert cache_module.build_fingerprint() == first
 
 
-def test_with_the_collector_off_units_leave_no_cycles_past_the_collection_interval(tmp_path, monkeypatch):
-    """The CLI keeps the cycle collector off; every UNITS_BETWEEN_COLLECTIONS units the cycles a unit leaves
-    (memos kept on their owners) are collected, so a run over many files keeps a bounded heap."""
+def test_with_the_collector_off_each_unit_s_cycles_are_collected_before_the_next(tmp_path, monkeypatch):
+    """The CLI keeps the cycle collector off; the cycles a unit leaves (memos kept on their owners, its tree
+    among them) are collected when it ends, so the next unit reuses that memory and a run keeps a bounded heap."""
     import gc
+    from types import SimpleNamespace
 
     from webmcp_lint.engine import Settings, lint_paths
 
     corpus = generated_corpus(tmp_path / "corpus", files=12)
 
-    def cyclic_garbage_left(interval: int) -> int:
-        monkeypatch.setattr(units, "UNITS_BETWEEN_COLLECTIONS", interval)
+    def cyclic_garbage_left(cache_dir: Path) -> int:
         gc.collect()
         gc.disable()
         try:
-            lint_paths([str(corpus)], Settings(), jobs=1, cache_dir=tmp_path / f"cache{interval}")
+            lint_paths([str(corpus)], Settings(), jobs=1, cache_dir=cache_dir)
             return gc.collect()
         finally:
             gc.enable()
 
-    never = cyclic_garbage_left(10**9)
-    every_unit = cyclic_garbage_left(1)
-    assert never > 12 * 100  # each unit leaves cycles behind
-    assert every_unit < never / 10  # collected as the run goes
+    with monkeypatch.context() as patched:  # as if the collector were on: units leave the collection to it
+        patched.setattr(units, "gc", SimpleNamespace(isenabled=lambda: True, collect=gc.collect))
+        without_collection = cyclic_garbage_left(tmp_path / "cache-without")
+    collected_per_unit = cyclic_garbage_left(tmp_path / "cache-with")
+    assert without_collection > 12 * 100  # each unit leaves cycles behind
+    assert collected_per_unit < without_collection / 10  # collected as the run goes
 
 
 SPREAD_PROJECT = {

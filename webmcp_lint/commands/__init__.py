@@ -61,7 +61,7 @@ def without_cycle_collection() -> Iterator[None]:
 
     The analysis holds on to almost everything it makes until the report, so the collector's repeated passes
     over the growing heap free little and cost a fifth of the CPU. Freeing by reference counting goes on as
-    usual; the cycles the memos make are collected every so many units (units.UNITS_BETWEEN_COLLECTIONS).
+    usual; the cycles the memos make are collected as each unit ends (units._lint_unit_at).
     """
     was_enabled = gc.isenabled()
     gc.disable()
