@@ -425,6 +425,28 @@ def test_with_the_collector_off_each_unit_s_cycles_are_collected_before_the_next
     assert collected_per_unit < without_collection / 10  # collected as the run goes
 
 
+def test_with_the_collector_off_what_precedes_the_units_is_frozen_for_the_run_only(tmp_path, monkeypatch):
+    """The objects made before the units (modules, settings, sources) are frozen while units run, so the per-unit
+    collections skip them, and unfrozen after, so a library caller's later collections still see them."""
+    import gc
+
+    from webmcp_lint.engine import Settings, lint_paths
+
+    corpus = generated_corpus(tmp_path / "corpus", files=3)
+    frozen_while_linting = []
+    lint_one = units.lint_unit
+    monkeypatch.setattr(units, "lint_unit", lambda run, source: (frozen_while_linting.append(gc.get_freeze_count()),
+                                                                 lint_one(run, source))[1])
+    gc.disable()
+    try:
+        lint_paths([str(corpus)], Settings(), jobs=1, cache_dir=tmp_path / "cache")
+        frozen_after = gc.get_freeze_count()
+    finally:
+        gc.enable()
+    assert len(frozen_while_linting) == 3 and min(frozen_while_linting) > 1000
+    assert frozen_after == 0
+
+
 SPREAD_PROJECT = {
     "tools/defs.js": ('export const searchTool = { name: "search", description: "Finds records for the user.",\n'
                       '  inputSchema: { type: "object", properties: {} },\n'

@@ -94,8 +94,13 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     outcomes = [check.cached(cache.load(slot, key), files, unit) for slot, key, unit in zip(slots, keys, units)] \
         if cache else [None] * len(units)
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
+    collecting_per_unit = not gc.isenabled()  # the CLI: _lint_unit_at collects what each unit leaves
     try:
         _RUN = run
+        if collecting_per_unit:
+            # What exists now (modules, settings, the sources) lives until the run ends: frozen, the units'
+            # collections never look at it, and a forked worker's first collection does not copy its pages.
+            gc.freeze()
         try:
             for position, entry in _computed(missing, jobs):
                 outcomes[position] = _Outcome.of(entry, files, units[position])
@@ -114,6 +119,8 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
                         cache.store(PROJECT_SLOT, project_key, entry)
         finally:
             _RUN = None
+            if collecting_per_unit:
+                gc.unfreeze()
         if cache:
             cache.save()
         result.files_checked += len(sources)
