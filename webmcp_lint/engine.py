@@ -25,7 +25,7 @@ from webmcp_lint.model import FileAnalysis, Finding, Project, Script
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.project_index import ProjectIndex
 from webmcp_lint.record import Record
-from webmcp_lint.rules import FILES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
+from webmcp_lint.rules import FILES, FORM_TOOLS, PROJECT, TOOLS, NodeKinds, Rule, all_rules
 from webmcp_lint.scope import BINDING_KINDS, build_index
 from webmcp_lint.source import BinaryFileError, SourceFile
 from webmcp_lint.suppression import apply_suppressions
@@ -249,6 +249,8 @@ def _run_checks(project: Project, rules: Iterable[Rule], runner: RuleRunner) -> 
             runner.run_over(rule, project.files)
         elif rule.on == TOOLS:
             runner.run_over(rule, tools, project)
+        elif rule.on == FORM_TOOLS:
+            runner.run_over(rule, [tool for tool in tools if tool.form is not None], project)
         elif rule.on == PROJECT:
             runner.run_over(rule, (project,), where="<project>")
 
