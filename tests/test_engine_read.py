@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from webmcp_lint.engine import LintResult, Settings, read_source
+from pathlib import Path
+
+import pytest
+
+from webmcp_lint.engine import LintResult, Settings, language_for, read_source
+from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 
 
 def _read(path, settings=None):
@@ -43,3 +48,9 @@ def test_a_file_over_the_size_limit_is_skipped_and_one_at_the_limit_is_read(tmp_
 
 def test_a_missing_file_is_skipped(tmp_path):
     assert _read(tmp_path / "gone.js") == (None, ["file vanished before it could be read"])
+
+
+@pytest.mark.parametrize("name", ["a.js", "A.JSX", "dir/b.mts", "c.d.ts", "x.TSX", "..js", ".js", "a.", "noext",
+                                  "dir.js/file", "e.cjs.bak"])
+def test_a_files_language_follows_its_suffix_as_path_reads_it(name):
+    assert language_for(name) == SCRIPT_LANGUAGE_BY_SUFFIX.get(Path(name).suffix.lower())

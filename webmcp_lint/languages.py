@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
-from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from operator import attrgetter
 from types import ModuleType
@@ -110,14 +109,11 @@ def nodes_by_kind(root: tree_sitter.Node, name: str, kinds: frozenset[str]) -> d
 def sort_outer_first(nodes: list[tree_sitter.Node]) -> None:
     """Sort nodes into document order, the outer first of nodes that start at one byte (it ends later).
 
-    Query captures come in match order, not document order, and nodes of one kind that start at one byte (`a().b()`
-    and `a()`) in an order that varies from one process to the next. Only those need their end, which costs
-    three times their start to read (41k captures on the 200-file corpus, 82 of them sharing a start).
+    Query captures come out of the binding's sets, not in document order, and nodes of one kind that start at
+    one byte (`a().b()` and `a()`, `a.b.c` and `a.b`: 273 of 7.6k captures on 40 corpus files) in an order
+    that varies from one process to the next. Two stable sorts put them in order, by end (the later first)
+    then by start, with no pass in Python to find the nodes that share a start; the second one mostly meets
+    runs in descending order, which it reverses in one pass. Reading an end costs what reading a start does.
     """
+    nodes.sort(key=END_BYTE, reverse=True)
     nodes.sort(key=START_BYTE)
-    starts = list(map(START_BYTE, nodes))
-    if len(set(starts)) == len(starts):
-        return
-    for shared in dict.fromkeys(start for start, following in zip(starts, starts[1:]) if start == following):
-        low, high = bisect_left(starts, shared), bisect_right(starts, shared)
-        nodes[low:high] = sorted(nodes[low:high], key=END_BYTE, reverse=True)

@@ -4,6 +4,8 @@ A rule is metadata plus one function. What the function receives depends on
 what it subscribes to:
 
 * ``on=TOOLS``: ``check(tool, project)`` for every ToolDefinition, whatever its source;
+* ``on=FORM_TOOLS``: ``check(tool, project)`` for every tool a ``<form toolname>`` declares (``tool.form``
+  is set): rules about forms are not called for the other tools;
 * ``on=nodes("kind", ...)``: ``check(node, script)`` for every node of those kinds,
   collected by the single walk of each file;
 * ``on=FILES``: ``check(analysis)`` once per FileAnalysis;
@@ -22,6 +24,7 @@ from webmcp_lint.diagnostics import Severity
 from webmcp_lint.record import HashedRecord
 
 TOOLS = "tools"
+FORM_TOOLS = "form tools"
 FILES = "files"
 PROJECT = "project"
 

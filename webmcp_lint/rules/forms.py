@@ -1,7 +1,7 @@
 """WM7xx: declarative tools (``<form toolname>`` in HTML, JSX, Vue, Svelte and Angular templates).
 
 Each rule reads the FormTool the form extractor attached to a SourceKind.FORM
-tool; imperative and framework tools have none and are skipped.
+tool; the rules subscribe to those tools only (imperative and framework tools have none).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from webmcp_lint.declarative import FormField, FormTool, group_description
 from webmcp_lint.descriptions import consequential_action, name_words
 from webmcp_lint.vocabulary import NOUN_LIKE_VERBS
 from webmcp_lint.model import Finding, Project, ToolDefinition
-from webmcp_lint.rules import TOOLS, rule
+from webmcp_lint.rules import FORM_TOOLS, rule
 from webmcp_lint.rules.shape import MAX_NAME_LENGTH, name_problem
 
 # Autocomplete tokens of fields that hold credentials or payment data.
@@ -35,11 +35,9 @@ def _capitalised(phrase: str) -> str:
     return phrase[:1].upper() + phrase[1:]
 
 
-@rule("WM701", "form-tool-missing-description", "error", on=TOOLS)
+@rule("WM701", "form-tool-missing-description", "error", on=FORM_TOOLS)
 def form_tool_missing_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     form = tool.form
-    if form is None:
-        return
     description = form.attribute("tooldescription")
     if description is None:
         if not form.element.open:
@@ -50,10 +48,9 @@ def form_tool_missing_description(tool: ToolDefinition, project: Project) -> Ite
                                              "what the tool does and when to use it.")
 
 
-@rule("WM702", "form-tool-invalid-name", "error", on=TOOLS)
+@rule("WM702", "form-tool-invalid-name", "error", on=FORM_TOOLS)
 def form_tool_invalid_name(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    form = tool.form
-    attribute = form.attribute("toolname") if form is not None else None
+    attribute = tool.form.attribute("toolname")
     if attribute is None or not isinstance(attribute.string, str):
         return
     problem = name_problem(attribute.string)
@@ -63,11 +60,9 @@ def form_tool_invalid_name(tool: ToolDefinition, project: Project) -> Iterator[F
                            "digits, '_', '-' or '.'.")
 
 
-@rule("WM703", "form-field-missing-name", "warning", on=TOOLS)
+@rule("WM703", "form-field-missing-name", "warning", on=FORM_TOOLS)
 def form_field_missing_name(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     form = tool.form
-    if form is None:
-        return
     for form_field in form.fields:
         if not form_field.has_name:
             yield tool.finding(form_field.element.tag_node,
@@ -75,11 +70,9 @@ def form_field_missing_name(tool: ToolDefinition, project: Project) -> Iterator[
                                "cannot fill it; add a name attribute.")
 
 
-@rule("WM704", "form-field-missing-description", "warning", on=TOOLS)
+@rule("WM704", "form-field-missing-description", "warning", on=FORM_TOOLS)
 def form_field_missing_description(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     form = tool.form
-    if form is None:
-        return
     for name, members in _named_groups(form):
         if group_description(members) is None and not any(member.element.open for member in members):
             subject = f'Field "{name}"' if name else "This field"
@@ -96,10 +89,10 @@ def _named_groups(form: FormTool) -> Iterator[tuple[str | None, list[FormField]]
             yield None, [form_field]
 
 
-@rule("WM705", "autosubmit-consequential-form", "warning", on=TOOLS)
+@rule("WM705", "autosubmit-consequential-form", "warning", on=FORM_TOOLS)
 def autosubmit_consequential_form(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     form = tool.form
-    autosubmit = form.autosubmit if form is not None else None
+    autosubmit = form.autosubmit
     if autosubmit is None:
         return
     reason = _consequential_reason(form)
@@ -155,11 +148,9 @@ def sensitive_kind(form_field: FormField) -> str | None:
     return next((token for token in form_field.autocomplete_tokens if token in SENSITIVE_AUTOCOMPLETE), None)
 
 
-@rule("WM706", "form-exposes-sensitive-field", "warning", on=TOOLS)
+@rule("WM706", "form-exposes-sensitive-field", "warning", on=FORM_TOOLS)
 def form_exposes_sensitive_field(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
     form = tool.form
-    if form is None:
-        return
     for form_field in form.fields:
         kind = sensitive_kind(form_field)
         if kind is None:

@@ -9,7 +9,7 @@ from tree_sitter import Node
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.extract.imperative import model_context_kind
 from webmcp_lint.languages import sort_outer_first
-from webmcp_lint.model import FileAnalysis, Finding, Script, finding_at
+from webmcp_lint.model import FileAnalysis, Finding, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, nodes, rule
 from webmcp_lint.scope import FUNCTION_KINDS
 from webmcp_lint.suggest import closest, did_you_mean
@@ -340,7 +340,6 @@ PASS_THROUGH_KINDS = frozenset({"parenthesized_expression", "sequence_expression
 
 @rule("WM106", "floating-registration-promise", "info", on=FILES)
 def floating_registration_promise(analysis: FileAnalysis) -> Iterator[Finding]:
-    names = {id(tool.registration): tool.name for tool in analysis.tools if tool.registration is not None}
     for registration in analysis.registrations:
         call = registration.call
         if call.type != "call_expression" or not _promise_dropped(call):
@@ -350,7 +349,13 @@ def floating_registration_promise(analysis: FileAnalysis) -> Iterator[Finding]:
         if _inside_try_block(call):
             message = ("The promise registerTool returns is dropped, and the surrounding try/catch cannot catch "
                        "its rejection; `await` it or add `.catch()`.")
-        yield finding_at(registration.source, call, message, tool_name=names.get(id(registration)))
+        yield finding_at(registration.source, call, message, tool_name=_registered_name(analysis, registration))
+
+
+def _registered_name(analysis: FileAnalysis, registration: Registration) -> str | None:
+    """The name of the tool ``registration`` registers (of the last tool, when several may be), asked only of
+    the few registrations reported: evaluating every tool's name costs more than the rest of the rule."""
+    return next((tool.name for tool in reversed(analysis.tools) if tool.registration is registration), None)
 
 
 def _promise_dropped(call: Node) -> bool:
