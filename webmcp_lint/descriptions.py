@@ -113,11 +113,18 @@ def sentences(tokens: Sequence[Token]) -> list[list[Token]]:
     return [sentence for sentence in result if sentence]
 
 
-_CASE_CHANGE = re.compile(r"([a-z0-9])([A-Z])")
-_ACRONYM_END = re.compile(r"([A-Z]+)([A-Z][a-z])")
-# ``_``, ``.``, ``-`` and ``/`` become spaces, so that str.split (which splits at runs of whitespace, the ``\s``
-# of a regular expression) separates the words.
-_SEPARATORS_TO_SPACES = str.maketrans("_.-/", "    ")
+# Where a space goes between two words of an identifier: a case change ("sort|Order", "item2|Name") and the
+# end of an acronym ("HTML|Parser"). Lookarounds match no text, so the replacement is a plain space: a replacement
+# that names groups (``\1 \2``) costs a Python call per match in Python 3.11.
+_CASE_CHANGE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ACRONYM_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _separators_to_spaces(name: str) -> str:
+    """``_``, ``.``, ``-`` and ``/`` as spaces, so that str.split (which splits at runs of whitespace, the ``\\s``
+    of a regular expression) separates the words. Four replacements cost less than one str.translate, which
+    looks each character up in its table."""
+    return name.replace("_", " ").replace(".", " ").replace("-", " ").replace("/", " ")
 
 
 @lru_cache(maxsize=4096)
@@ -127,10 +134,9 @@ def name_words(name: str) -> tuple[str, ...]:
     if not rest or rest.islower():  # no capital after the first letter: no case change to split at
         if name.isalnum():  # nor a separator: a plain word
             return (name.lower(),)
-        return tuple(name.translate(_SEPARATORS_TO_SPACES).lower().split())
-    spaced = _CASE_CHANGE.sub(r"\1 \2", name)
-    spaced = _ACRONYM_END.sub(r"\1 \2", spaced)
-    return tuple(spaced.translate(_SEPARATORS_TO_SPACES).lower().split())
+        return tuple(_separators_to_spaces(name).lower().split())
+    spaced = _ACRONYM_END.sub(" ", _CASE_CHANGE.sub(" ", name))
+    return tuple(_separators_to_spaces(spaced).lower().split())
 
 
 def content_words(spoken: Iterable[str]) -> list[str]:

@@ -308,7 +308,11 @@ def agent_instruction(text: str) -> str | None:
     """The phrase that addresses the agent with instructions beyond when to use the tool, if any.
 
     Remembered per text: tools repeat descriptions, and each one is matched against many patterns."""
-    lowered = _BLANK_RUN.sub(" ", text.lower().replace("\u2019", "'"))
+    lowered = text.lower().replace("\u2019", "'")
+    if "  " in lowered or not lowered.isprintable():
+        # Blanks to collapse: two spaces, or a blank other than the space (every other blank is unprintable).
+        # Most texts have neither, and a substitution builds the text anew at each single space.
+        lowered = _BLANK_RUN.sub(" ", lowered)
     match = AGENT_INSTRUCTIONS.first_match(lowered)
     return _matched_text(text, lowered, match) if match is not None else None
 
