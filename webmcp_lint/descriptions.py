@@ -99,18 +99,22 @@ def tokenize(text: str) -> tuple[Token, ...]:
 
 def sentences(tokens: Sequence[Token]) -> list[list[Token]]:
     """Split at sentence ends (not at the dot of "e.g.")."""
-    result: list[list[Token]] = [[]]
-    for index, token in enumerate(tokens):
+    result: list[list[Token]] = []
+    current: list[Token] = []
+    previous = ""  # the lower-cased text of the token before
+    for token in tokens:
         if token.kind == "punct" and token.text in SENTENCE_ENDS:
-            previous = tokens[index - 1].lower if index else ""
             if token.text == "." and previous in _ABBREVIATIONS:
-                result[-1].append(token)
-                continue
-            if result[-1]:
-                result.append([])
-            continue
-        result[-1].append(token)
-    return [sentence for sentence in result if sentence]
+                current.append(token)
+            elif current:
+                result.append(current)
+                current = []
+        else:
+            current.append(token)
+        previous = token.lower
+    if current:
+        result.append(current)
+    return result
 
 
 # Where a space goes between two words of an identifier: a case change ("sort|Order", "item2|Name") and the
@@ -547,6 +551,8 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
         for variant in variants:
             for start, end in _whole_word_spans(lowered, variant):
                 hits.append((start, end, value))
+    if len(hits) < 2:
+        return []  # a list needs two values written (most texts name one at most)
     hits.sort()
     best: list[str] = []
     cluster: list[str] = []
@@ -778,10 +784,13 @@ _BARE_LIST_JOINERS = frozenset({"or", "|", "/"})
 def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
     """Lists of allowed values: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)", "a|b|c",
     "'x', 'y' or 'z'". Lists after "e.g."/"such as"/"like" are examples and do not count."""
+    openers = _list_openers(sentence)
+    if not openers:
+        return []  # most sentences open no list: no example leads to look for
     found: list[Statement] = []
     claimed: set[int] = set()
     example_leads = [position for position, token in enumerate(sentence) if token.lower in words.EXAMPLE_LEADS]
-    for index in _list_openers(sentence):
+    for index in openers:
         if index in claimed or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
             continue
         statement = _listed_values(text, sentence, index)
