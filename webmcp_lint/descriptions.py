@@ -83,17 +83,19 @@ _KIND_FLAGS = {"word": (True, False), "identifier": (True, True), "number": (Fal
 def tokenize(text: str) -> tuple[Token, ...]:
     """Words, quoted/backticked spans, numbers, identifiers (``_`` or inner capital) and punctuation."""
     tokens: list[Token] = []
+    append = tokens.append
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup
-        start, end = match.span(kind)
-        raw = text[start:end]
+        raw = match[kind]
+        end = match.end()  # the token's group ends the match (the blanks before it start it)
+        start = end - len(raw)
         if kind == "word":
             # An inner capital needs a capital after the first letter: "returns" and "Returns" have none.
             if "_" in raw or (not raw.islower() and not raw[1:].islower() and _INNER_CAPITAL.search(raw) is not None):
                 kind = "identifier"
         elif kind == "code" or kind == "quoted":
             raw = raw[1:-1].strip()
-        tokens.append(Token(kind, raw, start, end))
+        append(Token(kind, raw, start, end))
     return tuple(tokens)
 
 
