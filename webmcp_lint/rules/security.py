@@ -33,9 +33,8 @@ from webmcp_lint.syntax import call_arguments
 from webmcp_lint.untrusted import returns_untrusted_content
 
 
-def carries_annotations(tool: ToolDefinition) -> bool:
-    """Definitions that can carry annotations, and whose annotations are known (forms have none)."""
-    annotations = tool.get("annotations")
+def _annotations_known(tool: ToolDefinition, annotations: Value) -> bool:
+    """The definition can carry annotations (a form has none), and ``annotations``, its value, is known."""
     return tool.source_kind != SourceKind.FORM and not isinstance(annotations, Unknown) \
         and not (isinstance(annotations, JSObject) and annotations.open)
 
@@ -53,9 +52,10 @@ class HintFacts:
     __slots__ = ("known", "read_only", "consequential", "untrusted", "debugging", "name", "description")
 
     def __init__(self, tool: ToolDefinition) -> None:
-        self.known = carries_annotations(tool)
-        annotations = tool.annotations
-        hint = annotations.get if annotations is not None else tool.annotation  # an object literal: read it directly
+        annotations = tool.get("annotations")  # read once for all the facts below
+        self.known = _annotations_known(tool, annotations)
+        # An object literal: read it directly.
+        hint = annotations.get if isinstance(annotations, JSObject) else tool.annotation
         self.read_only = hint("readOnlyHint")
         self.consequential = hint("consequentialHint")
         self.untrusted = hint("untrustedContentHint")
