@@ -1143,7 +1143,8 @@ _DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "y
 
 
 def singular(word: str) -> str:
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    # Slices compared, not str.endswith: its argument parsing costs more than the test (many calls a tool).
+    return word[:-1] if word[-1:] == "s" and word[-2:] != "ss" else word
 
 
 def _is_information_noun(word: str) -> bool:
