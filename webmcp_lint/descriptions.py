@@ -226,7 +226,8 @@ class DescriptionFacts:
         """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
         if not _TYPE_CUES.may_occur_in(self.lowers):
             return []
-        return [statement for sentence in self.sentences for statement in _sentence_types(sentence)]
+        spelled_boolean = "true" in self.lowers and "false" in self.lowers  # what a "true or false" pair needs
+        return [statement for sentence in self.sentences for statement in _sentence_types(sentence, spelled_boolean)]
 
     @built_once
     def defaults(self) -> list[Statement]:
@@ -396,19 +397,24 @@ _TYPE_CUES = Cues([(word,) for word in words.JSON_TYPE_WORDS | frozenset(words.P
                   + [("true", "false")])  # "true or false" spells the boolean type out
 
 
-def _sentence_types(sentence: list[Token]) -> list[Statement]:
+def _sentence_types(sentence: list[Token], spelled_boolean: bool) -> list[Statement]:
+    """``spelled_boolean``: the text has the words "true" and "false" (else no pair of them is looked for)."""
     found: list[Statement] = []
     for index, token in enumerate(sentence):
-        type_word = _type_word(token)
-        plural = words.PLURAL_TYPE_WORDS.get(token.lower)
+        lower = token.lower
+        plural = words.PLURAL_TYPE_WORDS.get(lower)
         if plural and index >= 2 and sentence[index - 1].lower == "of" and sentence[index - 2].lower in ("array", "list"):
             found.append(Statement(f"{sentence[index - 2].text} of {token.text}", [plural], plural))
             continue
+        if lower not in words.JSON_TYPE_WORDS:
+            continue  # no type word (most tokens: _type_word would say None)
+        type_word = _type_word(token)
         if type_word is None:
             continue
         if _is_type_use(sentence, index, type_word):
             found.append(Statement(token.text, [type_word], type_word))
-    found.extend(_boolean_pairs(sentence))
+    if spelled_boolean:
+        found.extend(_boolean_pairs(sentence))
     return found
 
 
