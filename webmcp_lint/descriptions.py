@@ -83,41 +83,54 @@ _KIND_FLAGS = {"word": (True, False), "identifier": (True, True), "number": (Fal
 def tokenize(text: str) -> tuple[Token, ...]:
     """Words, quoted/backticked spans, numbers, identifiers (``_`` or inner capital) and punctuation."""
     tokens: list[Token] = []
+    append = tokens.append
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup
-        start, end = match.span(kind)
-        raw = text[start:end]
+        raw = match[kind]
+        end = match.end()  # the token's group ends the match (the blanks before it start it)
+        start = end - len(raw)
         if kind == "word":
             # An inner capital needs a capital after the first letter: "returns" and "Returns" have none.
             if "_" in raw or (not raw.islower() and not raw[1:].islower() and _INNER_CAPITAL.search(raw) is not None):
                 kind = "identifier"
         elif kind == "code" or kind == "quoted":
             raw = raw[1:-1].strip()
-        tokens.append(Token(kind, raw, start, end))
+        append(Token(kind, raw, start, end))
     return tuple(tokens)
 
 
 def sentences(tokens: Sequence[Token]) -> list[list[Token]]:
     """Split at sentence ends (not at the dot of "e.g.")."""
-    result: list[list[Token]] = [[]]
-    for index, token in enumerate(tokens):
+    result: list[list[Token]] = []
+    current: list[Token] = []
+    previous = ""  # the lower-cased text of the token before
+    for token in tokens:
         if token.kind == "punct" and token.text in SENTENCE_ENDS:
-            previous = tokens[index - 1].lower if index else ""
             if token.text == "." and previous in _ABBREVIATIONS:
-                result[-1].append(token)
-                continue
-            if result[-1]:
-                result.append([])
-            continue
-        result[-1].append(token)
-    return [sentence for sentence in result if sentence]
+                current.append(token)
+            elif current:
+                result.append(current)
+                current = []
+        else:
+            current.append(token)
+        previous = token.lower
+    if current:
+        result.append(current)
+    return result
 
 
-_CASE_CHANGE = re.compile(r"([a-z0-9])([A-Z])")
-_ACRONYM_END = re.compile(r"([A-Z]+)([A-Z][a-z])")
-# ``_``, ``.``, ``-`` and ``/`` become spaces, so that str.split (which splits at runs of whitespace, the ``\s``
-# of a regular expression) separates the words.
-_SEPARATORS_TO_SPACES = str.maketrans("_.-/", "    ")
+# Where a space goes between two words of an identifier: a case change ("sort|Order", "item2|Name") and the
+# end of an acronym ("HTML|Parser"). Lookarounds match no text, so the replacement is a plain space: a replacement
+# that names groups (``\1 \2``) costs a Python call per match in Python 3.11.
+_CASE_CHANGE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ACRONYM_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _separators_to_spaces(name: str) -> str:
+    """``_``, ``.``, ``-`` and ``/`` as spaces, so that str.split (which splits at runs of whitespace, the ``\\s``
+    of a regular expression) separates the words. Four replacements cost less than one str.translate, which
+    looks each character up in its table."""
+    return name.replace("_", " ").replace(".", " ").replace("-", " ").replace("/", " ")
 
 
 @lru_cache(maxsize=4096)
@@ -127,10 +140,9 @@ def name_words(name: str) -> tuple[str, ...]:
     if not rest or rest.islower():  # no capital after the first letter: no case change to split at
         if name.isalnum():  # nor a separator: a plain word
             return (name.lower(),)
-        return tuple(name.translate(_SEPARATORS_TO_SPACES).lower().split())
-    spaced = _CASE_CHANGE.sub(r"\1 \2", name)
-    spaced = _ACRONYM_END.sub(r"\1 \2", spaced)
-    return tuple(spaced.translate(_SEPARATORS_TO_SPACES).lower().split())
+        return tuple(_separators_to_spaces(name).lower().split())
+    spaced = _ACRONYM_END.sub(" ", _CASE_CHANGE.sub(" ", name))
+    return tuple(_separators_to_spaces(spaced).lower().split())
 
 
 def content_words(spoken: Iterable[str]) -> list[str]:
@@ -214,7 +226,8 @@ class DescriptionFacts:
         """JSON type words used as types: "(number)", "takes a string", "A boolean flag", "array of strings"."""
         if not _TYPE_CUES.may_occur_in(self.lowers):
             return []
-        return [statement for sentence in self.sentences for statement in _sentence_types(sentence)]
+        spelled_boolean = "true" in self.lowers and "false" in self.lowers  # what a "true or false" pair needs
+        return [statement for sentence in self.sentences for statement in _sentence_types(sentence, spelled_boolean)]
 
     @built_once
     def defaults(self) -> list[Statement]:
@@ -384,19 +397,24 @@ _TYPE_CUES = Cues([(word,) for word in words.JSON_TYPE_WORDS | frozenset(words.P
                   + [("true", "false")])  # "true or false" spells the boolean type out
 
 
-def _sentence_types(sentence: list[Token]) -> list[Statement]:
+def _sentence_types(sentence: list[Token], spelled_boolean: bool) -> list[Statement]:
+    """``spelled_boolean``: the text has the words "true" and "false" (else no pair of them is looked for)."""
     found: list[Statement] = []
     for index, token in enumerate(sentence):
-        type_word = _type_word(token)
-        plural = words.PLURAL_TYPE_WORDS.get(token.lower)
+        lower = token.lower
+        plural = words.PLURAL_TYPE_WORDS.get(lower)
         if plural and index >= 2 and sentence[index - 1].lower == "of" and sentence[index - 2].lower in ("array", "list"):
             found.append(Statement(f"{sentence[index - 2].text} of {token.text}", [plural], plural))
             continue
+        if lower not in words.JSON_TYPE_WORDS:
+            continue  # no type word (most tokens: _type_word would say None)
+        type_word = _type_word(token)
         if type_word is None:
             continue
         if _is_type_use(sentence, index, type_word):
             found.append(Statement(token.text, [type_word], type_word))
-    found.extend(_boolean_pairs(sentence))
+    if spelled_boolean:
+        found.extend(_boolean_pairs(sentence))
     return found
 
 
@@ -541,6 +559,8 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
         for variant in variants:
             for start, end in _whole_word_spans(lowered, variant):
                 hits.append((start, end, value))
+    if len(hits) < 2:
+        return []  # a list needs two values written (most texts name one at most)
     hits.sort()
     best: list[str] = []
     cluster: list[str] = []
@@ -772,10 +792,13 @@ _BARE_LIST_JOINERS = frozenset({"or", "|", "/"})
 def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
     """Lists of allowed values: "one of: a, b, c", "either 'x' or 'y'", "(asc/desc)", "a|b|c",
     "'x', 'y' or 'z'". Lists after "e.g."/"such as"/"like" are examples and do not count."""
+    openers = _list_openers(sentence)
+    if not openers:
+        return []  # most sentences open no list: no example leads to look for
     found: list[Statement] = []
     claimed: set[int] = set()
     example_leads = [position for position, token in enumerate(sentence) if token.lower in words.EXAMPLE_LEADS]
-    for index in _list_openers(sentence):
+    for index in openers:
         if index in claimed or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
             continue
         statement = _listed_values(text, sentence, index)
@@ -1126,7 +1149,8 @@ _DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "y
 
 
 def singular(word: str) -> str:
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    # Slices compared, not str.endswith: its argument parsing costs more than the test (many calls a tool).
+    return word[:-1] if word[-1:] == "s" and word[-2:] != "ss" else word
 
 
 def _is_information_noun(word: str) -> bool:

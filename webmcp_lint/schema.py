@@ -43,8 +43,18 @@ class SchemaEntry:
         self.node = node
         self.key_node = key_node
         self.keyword = keyword
-        self.is_object = _is_object_schema(schema)
-        self.object_depth = parent_depth + 1 if self.is_object else parent_depth
+        # An object's schema: ``type: "object"`` (or a list of types holding it), or ``properties``. Read here, not
+        # in a function of its own: a walk makes one entry per schema.
+        keywords = schema.props
+        declared = keywords.get("type")
+        kind = declared.value if declared is not None else None
+        if kind == "object" or (isinstance(kind, JSArray) and "object" in kind.values):
+            is_object = True
+        else:
+            properties = keywords.get("properties")
+            is_object = properties is not None and isinstance(properties.value, JSObject)
+        self.is_object = is_object
+        self.object_depth = parent_depth + 1 if is_object else parent_depth
 
     @property
     def property_name(self) -> str | None:
@@ -58,16 +68,6 @@ class SchemaEntry:
         moved = SchemaEntry(self.path, self.schema, node, self.key_node, 0, self.keyword)
         moved.object_depth = self.object_depth
         return moved
-
-
-def _is_object_schema(schema: JSObject) -> bool:
-    keywords = schema.props
-    declared = keywords.get("type")
-    kind = declared.value if declared is not None else None
-    if kind == "object" or (isinstance(kind, JSArray) and "object" in kind.values):
-        return True
-    properties = keywords.get("properties")
-    return properties is not None and isinstance(properties.value, JSObject)
 
 
 def walk_schema(root: Value, root_node: Node | None = None) -> tuple[SchemaEntry, ...]:
@@ -107,12 +107,15 @@ def _children(entry: SchemaEntry) -> list[SchemaEntry]:
             continue
         value = prop.value
         if key in SCHEMA_MAP_KEYWORDS and isinstance(value, JSObject):
-            found.extend(SchemaEntry(path + (key, name), child.value, child.value_node or child.value.node,
-                                     child.key_node, depth, key)
-                         for name, child in value.props.items() if isinstance(child.value, JSObject))
+            for name, child in value.props.items():
+                if isinstance(child.value, JSObject):
+                    found.append(SchemaEntry(path + (key, name), child.value, child.value_node or child.value.node,
+                                             child.key_node, depth, key))
         elif key in SINGLE_SCHEMA_KEYWORDS and isinstance(value, JSObject):
             found.append(SchemaEntry(path + (key,), value, prop.value_node or value.node, prop.key_node, depth, key))
         elif key in SCHEMA_LIST_KEYWORDS and isinstance(value, JSArray):
-            found.extend(SchemaEntry(path + (key, index), item.value, item.node or item.value.node, None, depth, key)
-                         for index, item in enumerate(value.items) if isinstance(item.value, JSObject))
+            for index, item in enumerate(value.items):
+                if isinstance(item.value, JSObject):
+                    found.append(SchemaEntry(path + (key, index), item.value, item.node or item.value.node, None,
+                                             depth, key))
     return found

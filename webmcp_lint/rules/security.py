@@ -33,9 +33,8 @@ from webmcp_lint.syntax import call_arguments
 from webmcp_lint.untrusted import returns_untrusted_content
 
 
-def carries_annotations(tool: ToolDefinition) -> bool:
-    """Definitions that can carry annotations, and whose annotations are known (forms have none)."""
-    annotations = tool.get("annotations")
+def _annotations_known(tool: ToolDefinition, annotations: Value) -> bool:
+    """The definition can carry annotations (a form has none), and ``annotations``, its value, is known."""
     return tool.source_kind != SourceKind.FORM and not isinstance(annotations, Unknown) \
         and not (isinstance(annotations, JSObject) and annotations.open)
 
@@ -53,9 +52,10 @@ class HintFacts:
     __slots__ = ("known", "read_only", "consequential", "untrusted", "debugging", "name", "description")
 
     def __init__(self, tool: ToolDefinition) -> None:
-        self.known = carries_annotations(tool)
-        annotations = tool.annotations
-        hint = annotations.get if annotations is not None else tool.annotation  # an object literal: read it directly
+        annotations = tool.get("annotations")  # read once for all the facts below
+        self.known = _annotations_known(tool, annotations)
+        # An object literal: read it directly.
+        hint = annotations.get if isinstance(annotations, JSObject) else tool.annotation
         self.read_only = hint("readOnlyHint")
         self.consequential = hint("consequentialHint")
         self.untrusted = hint("untrustedContentHint")
@@ -241,40 +241,29 @@ def _known_text(tool: ToolDefinition, prop: Prop) -> str | None:
     return None
 
 
-class TextField:
-    """A text of a tool that the agent reads, written at ``node``: ``text`` is the key itself for a parameter
-    name, else the value's known text (see ``_known_text``). WM608 reads the descriptions. ``label`` names the
-    text in messages, with ``{}`` for the parameter (formatted only for a finding)."""
+# A text of a tool that the agent reads: (label, parameter, node, is_description, text). ``text`` is the key
+# itself for a parameter name, else the value's known text (see ``_known_text``), written at ``node``. ``label``
+# names the text in messages, with ``{}`` for the parameter (formatted only for a finding). WM608 reads the
+# descriptions. A plain tuple: a tool has about eight texts, and an object per text cost more than both rules' look.
+TextField = tuple[str, str, Node | None, bool, str | None]
 
-    __slots__ = ("label", "parameter", "node", "is_description", "text")
-
-    def __init__(self, label: str, parameter: str, node: Node | None, is_description: bool, text: str | None) -> None:
-        self.label = label
-        self.parameter = parameter
-        self.node = node
-        self.is_description = is_description
-        self.text = text
-
-    @property
-    def what(self) -> str:
-        return self.label.format(self.parameter)
+_TOOL_TEXTS = (("name", "tool name", False), ("description", "tool description", True))
 
 
 def _text_fields(tool: ToolDefinition) -> list[TextField]:
     """The tool's name and description and each parameter's name and description."""
     fields = []
-    for key in ("name", "description"):
+    for key, label, is_description in _TOOL_TEXTS:
         prop = tool.prop(key)
         if prop is not None:
-            fields.append(TextField(f"tool {key}", "", prop.value_node or prop.key_node, key == "description",
-                                    _known_text(tool, prop)))
+            fields.append((label, "", prop.value_node or prop.key_node, is_description, _known_text(tool, prop)))
     for item in input_properties(tool):
         prop = item.prop
-        fields.append(TextField("parameter name `{}`", item.name, prop.key_node, False, prop.key))
+        fields.append(("parameter name `{}`", item.name, prop.key_node, False, prop.key))
         description = item.description
         if description is not None:
-            fields.append(TextField("description of `{}`", item.name, description.value_node or description.key_node,
-                                    True, _known_text(tool, description)))
+            fields.append(("description of `{}`", item.name, description.value_node or description.key_node, True,
+                           _known_text(tool, description)))
     return fields
 
 
@@ -283,18 +272,17 @@ text_fields = PerObject(_text_fields)  # WM607 and WM608 read each tool's texts
 
 @rule("WM607", "hidden-characters", "error", on=TOOLS)
 def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    for field in text_fields(tool):
-        node = field.node
+    for label, parameter, node, _, text in text_fields(tool):
         if node is None:
             continue
-        known, written = field.text or "", node.text
+        known, written = text or "", node.text
         if known.isascii() and written.isascii():
             continue  # every hidden character is outside ASCII
         values = [known, written.decode("utf-8", errors="replace")]
         found = list(dict.fromkeys(name for value in values for name in hidden_characters(value)))
         if found:
-            yield tool.finding(node, f"The {field.what} contains {', '.join(found)}, invisible to a reviewer but read by "
-                                     "the agent: remove it.")
+            yield tool.finding(node, f"The {label.format(parameter)} contains {', '.join(found)}, invisible to a "
+                                     "reviewer but read by the agent: remove it.")
 
 
 # A description holds the guard texts of few patterns, and looking for all of them once costs less than one
@@ -308,7 +296,11 @@ def agent_instruction(text: str) -> str | None:
     """The phrase that addresses the agent with instructions beyond when to use the tool, if any.
 
     Remembered per text: tools repeat descriptions, and each one is matched against many patterns."""
-    lowered = _BLANK_RUN.sub(" ", text.lower().replace("\u2019", "'"))
+    lowered = text.lower().replace("\u2019", "'")
+    if "  " in lowered or not lowered.isprintable():
+        # Blanks to collapse: two spaces, or a blank other than the space (every other blank is unprintable).
+        # Most texts have neither, and a substitution builds the text anew at each single space.
+        lowered = _BLANK_RUN.sub(" ", lowered)
     match = AGENT_INSTRUCTIONS.first_match(lowered)
     return _matched_text(text, lowered, match) if match is not None else None
 
@@ -322,14 +314,13 @@ def _matched_text(original: str, lowered: str, match: re.Match[str]) -> str:
 
 @rule("WM608", "instructions-to-agent", "warning", on=TOOLS)
 def instructions_to_agent(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    for field in text_fields(tool):
-        if not field.is_description or field.text is None:
+    for label, parameter, node, is_description, text in text_fields(tool):
+        if not is_description or text is None:
             continue
-        phrase = agent_instruction(field.text)
-        node = field.node
+        phrase = agent_instruction(text)
         if phrase is not None and node is not None:
-            yield tool.finding(node, f'The {field.what} gives the agent instructions ("{phrase}"): say what the tool does '
-                                     "and when to use it; anything else reads as prompt injection.")
+            yield tool.finding(node, f'The {label.format(parameter)} gives the agent instructions ("{phrase}"): say '
+                                     "what the tool does and when to use it; anything else reads as prompt injection.")
 
 
 # --- WM609, WM610: parameters ------------------------------------------------------------------------------

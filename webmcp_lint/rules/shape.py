@@ -363,7 +363,8 @@ def _enum_and_default_problems(schema: JSObject, problems: Problems) -> None:
     default = default_prop.value
     if allowed is not None and isinstance(default, PRIMITIVE_TYPES):
         values = [item.value for item in allowed]
-        if all(isinstance(value, PRIMITIVE_TYPES) for value in values) and not _in_enum(default, values):
+        # Membership first: the usual default is one of the values, and then their kinds need no look.
+        if not _in_enum(default, values) and all(isinstance(value, PRIMITIVE_TYPES) for value in values):
             problems.append((default_prop.value_node, f"The default {_show(default)} is not one of the `enum` "
                                                       "values."))
             return
