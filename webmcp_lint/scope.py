@@ -10,10 +10,9 @@ settle it (see ScopeIndex).
 from __future__ import annotations
 
 from bisect import bisect_right
-from functools import lru_cache
 from itertools import count
 from operator import itemgetter
-from typing import Iterator
+from typing import Callable, Iterator
 
 from tree_sitter import Node
 
@@ -36,14 +35,35 @@ BINDING_KINDS = frozenset({
 _UNSEEN = object()
 
 
-@lru_cache(maxsize=1024)
-def spelling(raw: bytes) -> str:
-    """The text of a name's bytes, remembered per spelling: files spell the same names and keys over and over
-    (``signal``, ``type``, ``description``), and each decoded copy would live as long as the parse tree.
+class DecodedMemo(dict):
+    """Texts by the bytes they decode from, made on a miss and forgotten all at once when ``limit`` is reached.
 
-    The index slices the bytes of its own file's nodes from the file's data (``node.text`` costs twice as much:
-    it copies them through a memoryview); a node that may be another module's is read with ``node.text``."""
+    Its bound ``__getitem__`` is the lookup: a hit costs one C call, where ``lru_cache`` packs each bytes
+    argument in a key tuple and frees it again."""
+
+    __slots__ = ("decode", "limit")
+
+    def __init__(self, decode: Callable[[bytes], str], limit: int) -> None:
+        super().__init__()
+        self.decode = decode
+        self.limit = limit
+
+    def __missing__(self, raw: bytes) -> str:
+        if len(self) >= self.limit:
+            self.clear()
+        text = self[raw] = self.decode(raw)
+        return text
+
+
+def _decoded(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
+
+
+# The text of a name's bytes, remembered per spelling: files spell the same names and keys over and over
+# (``signal``, ``type``, ``description``), and each decoded copy would live as long as the parse tree.
+# The index slices the bytes of its own file's nodes from the file's data (``node.text`` costs twice as much:
+# it copies them through a memoryview); a node that may be another module's is read with ``node.text``.
+spelling: Callable[[bytes], str] = DecodedMemo(_decoded, 4096).__getitem__
 
 
 def spelled(data: bytes, node: Node) -> str:
