@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Union
 from tree_sitter import Node
 
 from webmcp_lint.record import HashedRecord, Record
-from webmcp_lint.scope import EACH, Binding, ScopeIndex, property_key, spelling
+from webmcp_lint.scope import EACH, Binding, DecodedMemo, ScopeIndex, property_key, spelling
 
 if TYPE_CHECKING:
     pass
@@ -212,7 +212,7 @@ def quoted_text(raw: bytes) -> str:
 # Short literals (types, names, enum values) repeat: remembered per spelling, they share one string, where each
 # decoded copy would live as long as the parse tree. Descriptions seldom repeat.
 SHORT_LITERAL = 40  # bytes, quotes included
-short_quoted_text = lru_cache(maxsize=1024)(quoted_text)
+short_quoted_text: Callable[[bytes], str] = DecodedMemo(quoted_text, 4096).__getitem__
 
 
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
