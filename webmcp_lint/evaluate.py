@@ -410,6 +410,7 @@ class Evaluator:
         result = JSObject(node)
         props = result.props
         value = self.value
+        evaluate_kind = _EVALUATE_KIND.get
         inner = depth + 1
         for child in node.named_children:
             kind = child.type
@@ -429,7 +430,10 @@ class Evaluator:
                     if key is None:
                         result.open = True
                         continue
-                props[key] = Prop(key, key_node, value_node, value(value_node, inner))
+                # The common kinds are dispatched here, without a call of ``value`` per property.
+                method = evaluate_kind(value_node.type) if value_node is not None and inner <= MAX_DEPTH else None
+                props[key] = Prop(key, key_node, value_node,
+                                  value(value_node, inner) if method is None else method(self, value_node, inner))
             elif kind == "shorthand_property_identifier":
                 key = spelling(child.text)
                 props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
@@ -456,6 +460,7 @@ class Evaluator:
         result = JSArray(node)
         items = result.items
         value = self.value
+        evaluate_kind = _EVALUATE_KIND.get
         inner = depth + 1
         for child in node.named_children:
             kind = child.type
@@ -469,7 +474,8 @@ class Evaluator:
                 else:
                     result.open = True
                 continue
-            items.append(Element(child, value(child, inner)))
+            method = evaluate_kind(kind) if inner <= MAX_DEPTH else None  # as in _object
+            items.append(Element(child, value(child, inner) if method is None else method(self, child, inner)))
         return result
 
     # functions ----------------------------------------------------------
