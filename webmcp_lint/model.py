@@ -93,9 +93,13 @@ class Script(Record):
 
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
         """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
-        return self.once("initialised_declarators", lambda: [
-            (declarator, name, value) for declarator, name in self.scopes.declarator_names
-            if (value := declarator.child_by_field_name("value")) is not None])
+        return self.once("initialised_declarators", self._initialised_declarators)
+
+    def _initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
+        fields = self.scopes.fields
+        read, value_field = fields.read, fields.value
+        return [(declarator, name, value) for declarator, name in self.scopes.declarator_names
+                if (value := read(declarator, value_field)) is not None]
 
 
 # Every live Script by the id of its tree's root, so a node found through an
