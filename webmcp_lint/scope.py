@@ -297,7 +297,10 @@ class ScopeIndex:
         root, so climbing ancestors one ``.parent`` at a time costs the square
         of the depth. The climb remains for what ranges cannot settle.
         """
-        name = spelling(identifier.text)  # the identifier may be another module's (not in this file's bytes)
+        # Sliced from this file's bytes even when the identifier is another module's: no binding of this index
+        # is ever its answer then (the look down below and the climb only meet this tree's nodes), whatever name
+        # its range spells here.
+        name = spelled(self.data, identifier)
         self._ask(name)
         entries = self._scopes_by_name.get(name)
         if entries is None:
