@@ -215,6 +215,11 @@ SHORT_LITERAL = 40  # bytes, quotes included
 short_quoted_text: Callable[[bytes], str] = DecodedMemo(quoted_text, 4096).__getitem__
 
 
+def string_literal(raw: bytes) -> str:
+    """The value of a string literal's bytes (short ones shared per spelling)."""
+    return short_quoted_text(raw) if len(raw) <= SHORT_LITERAL else quoted_text(raw)
+
+
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
 
 
@@ -313,8 +318,8 @@ class Evaluator:
 
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
-        raw = node.text  # not sliced from this file's bytes: callers evaluate nodes of imported modules too
-        return short_quoted_text(raw) if len(raw) <= SHORT_LITERAL else quoted_text(raw)
+        # Not sliced from this file's bytes: callers evaluate nodes of imported modules too.
+        return string_literal(node.text)
 
     def _number(self, node: Node, depth: int) -> Value:
         number = number_value(node.text.decode())
@@ -412,6 +417,9 @@ class Evaluator:
         value = self.value
         evaluate_kind = _EVALUATE_KIND.get
         inner = depth + 1
+        # Keys and string values are sliced from the literal's bytes, read once (a node's ``.text`` costs more).
+        raw = node.text
+        base = node.start_byte
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
@@ -424,16 +432,20 @@ class Evaluator:
                         result.open = True
                         continue
                 if key_node.type == "property_identifier":
-                    key = spelling(key_node.text)
+                    key = spelling(raw[key_node.start_byte - base:key_node.end_byte - base])
                 else:
                     key = property_key(key_node)
                     if key is None:
                         result.open = True
                         continue
                 # The common kinds are dispatched here, without a call of ``value`` per property.
-                method = evaluate_kind(value_node.type) if value_node is not None and inner <= MAX_DEPTH else None
-                props[key] = Prop(key, key_node, value_node,
-                                  value(value_node, inner) if method is None else method(self, value_node, inner))
+                value_kind = value_node.type if value_node is not None and inner <= MAX_DEPTH else None
+                if value_kind == "string":
+                    evaluated = string_literal(raw[value_node.start_byte - base:value_node.end_byte - base])
+                else:
+                    method = evaluate_kind(value_kind) if value_kind is not None else None
+                    evaluated = value(value_node, inner) if method is None else method(self, value_node, inner)
+                props[key] = Prop(key, key_node, value_node, evaluated)
             elif kind == "shorthand_property_identifier":
                 key = spelling(child.text)
                 props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
