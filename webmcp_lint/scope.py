@@ -78,11 +78,12 @@ SCRIPT_GRAMMARS = (JAVASCRIPT, TYPESCRIPT, TSX)
 
 
 class Fields:
-    """How the index (and the model) read the fields of their own tree's nodes: by id in a known script grammar,
+    """How the index (and the model and extractors) read the fields of their own tree's nodes: by id in a known script grammar,
     else by name. Tree-sitter finds a field by name comparing it with each field name of the grammar in turn,
     a thousand instructions a read; the ids differ between grammars."""
 
-    __slots__ = ("read", "name", "value", "parameter", "kind", "left", "right", "operator", "source")
+    __slots__ = ("read", "name", "value", "parameter", "kind", "left", "right", "operator", "source", "function",
+                 "object", "property")
 
     def __init__(self, ids: dict[str, int] | None) -> None:
         self.read: Callable[[Node, int | str], Node | None] = \
