@@ -220,6 +220,12 @@ def string_literal(raw: bytes) -> str:
     return short_quoted_text(raw) if len(raw) <= SHORT_LITERAL else quoted_text(raw)
 
 
+def number_literal(raw: bytes) -> Value:
+    """The value of a number literal's bytes (Unknown when not a number)."""
+    number = number_value(raw.decode())
+    return UNKNOWN if number is None else number
+
+
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
 
 
@@ -322,8 +328,7 @@ class Evaluator:
         return string_literal(node.text)
 
     def _number(self, node: Node, depth: int) -> Value:
-        number = number_value(node.text.decode())
-        return UNKNOWN if number is None else number
+        return number_literal(node.text)
 
     def _true(self, node: Node, depth: int) -> Value:
         return True
@@ -417,7 +422,7 @@ class Evaluator:
         value = self.value
         evaluate_kind = _EVALUATE_KIND.get
         inner = depth + 1
-        # Keys and string values are sliced from the literal's bytes, read once (a node's ``.text`` costs more).
+        # Keys, strings and numbers are sliced from the literal's bytes, read once (a node's ``.text`` costs more).
         raw = node.text
         base = node.start_byte
         for child in node.named_children:
@@ -442,6 +447,8 @@ class Evaluator:
                 value_kind = value_node.type if value_node is not None and inner <= MAX_DEPTH else None
                 if value_kind == "string":
                     evaluated = string_literal(raw[value_node.start_byte - base:value_node.end_byte - base])
+                elif value_kind == "number":
+                    evaluated = number_literal(raw[value_node.start_byte - base:value_node.end_byte - base])
                 else:
                     method = evaluate_kind(value_kind) if value_kind is not None else None
                     evaluated = value(value_node, inner) if method is None else method(self, value_node, inner)
