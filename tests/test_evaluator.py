@@ -74,6 +74,18 @@ def test_objects_keep_key_and_value_nodes():
     assert value.get("missing") is UNDEFINED
 
 
+def test_a_string_nested_deeper_than_the_bound_is_unknown():
+    """Object literals read string values themselves: the depth bound still holds for them."""
+    from webmcp_lint.evaluate import MAX_DEPTH
+
+    value = evaluate("{ a: " * MAX_DEPTH + '{ deepest: "text", n: 1 }' + " }" * MAX_DEPTH)
+    for _ in range(MAX_DEPTH - 1):
+        value = value.get("a")
+    innermost = value.get("a")
+    assert isinstance(innermost, JSObject)
+    assert isinstance(innermost.get("deepest"), Unknown) and isinstance(innermost.get("n"), Unknown)
+
+
 def test_texts_after_multibyte_text_and_repeated_spellings_keep_their_own_values():
     """Multi-byte text before keys, names, numbers and strings must not shift them, and a short literal or key
     repeated (its string remembered per spelling) keeps its own value."""

@@ -80,3 +80,55 @@ def test_a_parameter_shadowed_by_a_var_of_its_function_keeps_the_var():
     assert script.text(returned_b) == "b" and script.scopes.resolve(returned_b).kind == "param"  # walks the list first
     returned_a = identifiers[-2]
     assert script.text(returned_a) == "a" and script.scopes.resolve(returned_a).kind == "var"
+
+
+FIELDS_CODE = """
+import def, { a as b, c } from "./m.js";
+const { d, e: [f, , g] } = source(), h = 1;
+for (const [k, v] of Object.entries(h)) use(k, v);
+for (let key in h) use(key);
+try { risky(); } catch ({ message }) { report(message); }
+const arrow = x => x + h;
+function named(p = 1, { q }) { return p + q; }
+class Holder {}
+"""
+
+
+@pytest.mark.parametrize("language", ["javascript", "typescript", "tsx"])
+def test_fields_read_by_id_index_what_reading_them_by_name_does(language):
+    """The index reads its own nodes' fields by the grammar's ids (told from the nodes); the answers are those of
+    an index reading them by name."""
+    from webmcp_lint.scope import BY_NAME, fields_of, grammar_of
+
+    script = script_of(FIELDS_CODE, language)
+    assert grammar_of(script.nodes) == language
+    assert script.scopes.fields is fields_of(language) and script.scopes.fields is not BY_NAME
+    rebuilt = _index_reading_by_name(script)
+    names = ["def", "b", "c", "d", "f", "g", "h", "k", "v", "key", "message", "arrow", "x", "named", "p", "q", "Holder"]
+    for name in names:
+        by_id = [(b.kind, b.name_node.start_byte, b.path, b.init and b.init.start_byte, b.import_source, b.imported_name)
+                 for b in script.scopes.bindings_of(name)]
+        assert by_id, name
+        assert by_id == [(b.kind, b.name_node.start_byte, b.path, b.init and b.init.start_byte, b.import_source,
+                          b.imported_name) for b in rebuilt.bindings_of(name)], name
+    assert [value.start_byte for _, _, value in script.initialised_declarators()] == [
+        FIELDS_CODE.index("source()"), FIELDS_CODE.index("1;"), FIELDS_CODE.index("x =>")]
+
+
+def _index_reading_by_name(script):
+    """The script's index built again, its fields read by name."""
+    from unittest import mock
+
+    from webmcp_lint import scope
+
+    with mock.patch.object(scope, "grammar_of", lambda nodes: None):
+        index = scope.build_index(script.nodes, script.source.data)
+    assert index.fields is scope.BY_NAME
+    return index
+
+
+def test_without_a_node_of_a_binding_kind_fields_are_read_by_name():
+    from webmcp_lint.scope import BY_NAME, fields_of, grammar_of
+
+    assert grammar_of({}) is None and grammar_of({"identifier": []}) is None
+    assert fields_of(None) is BY_NAME and fields_of("html") is BY_NAME

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Union
 from tree_sitter import Node
 
 from webmcp_lint.record import HashedRecord, Record
-from webmcp_lint.scope import EACH, Binding, ScopeIndex, property_key, spelling
+from webmcp_lint.scope import EACH, Binding, DecodedMemo, ScopeIndex, property_key, spelling
 
 if TYPE_CHECKING:
     pass
@@ -212,7 +212,18 @@ def quoted_text(raw: bytes) -> str:
 # Short literals (types, names, enum values) repeat: remembered per spelling, they share one string, where each
 # decoded copy would live as long as the parse tree. Descriptions seldom repeat.
 SHORT_LITERAL = 40  # bytes, quotes included
-short_quoted_text = lru_cache(maxsize=1024)(quoted_text)
+short_quoted_text: Callable[[bytes], str] = DecodedMemo(quoted_text, 4096).__getitem__
+
+
+def string_literal(raw: bytes) -> str:
+    """The value of a string literal's bytes (short ones shared per spelling)."""
+    return short_quoted_text(raw) if len(raw) <= SHORT_LITERAL else quoted_text(raw)
+
+
+def number_literal(raw: bytes) -> Value:
+    """The value of a number literal's bytes (Unknown when not a number)."""
+    number = number_value(raw.decode())
+    return UNKNOWN if number is None else number
 
 
 _LEGACY_OCTAL = re.compile(r"0[0-7]+")
@@ -313,12 +324,11 @@ class Evaluator:
 
     # literals -----------------------------------------------------------
     def _string(self, node: Node, depth: int) -> Value:
-        raw = node.text  # not sliced from this file's bytes: callers evaluate nodes of imported modules too
-        return short_quoted_text(raw) if len(raw) <= SHORT_LITERAL else quoted_text(raw)
+        # Not sliced from this file's bytes: callers evaluate nodes of imported modules too.
+        return string_literal(node.text)
 
     def _number(self, node: Node, depth: int) -> Value:
-        number = number_value(node.text.decode())
-        return UNKNOWN if number is None else number
+        return number_literal(node.text)
 
     def _true(self, node: Node, depth: int) -> Value:
         return True
@@ -410,7 +420,11 @@ class Evaluator:
         result = JSObject(node)
         props = result.props
         value = self.value
+        evaluate_kind = _EVALUATE_KIND.get
         inner = depth + 1
+        # Keys, strings and numbers are sliced from the literal's bytes, read once (a node's ``.text`` costs more).
+        raw = node.text
+        base = node.start_byte
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
@@ -423,13 +437,22 @@ class Evaluator:
                         result.open = True
                         continue
                 if key_node.type == "property_identifier":
-                    key = spelling(key_node.text)
+                    key = spelling(raw[key_node.start_byte - base:key_node.end_byte - base])
                 else:
                     key = property_key(key_node)
                     if key is None:
                         result.open = True
                         continue
-                props[key] = Prop(key, key_node, value_node, value(value_node, inner))
+                # The common kinds are dispatched here, without a call of ``value`` per property.
+                value_kind = value_node.type if value_node is not None and inner <= MAX_DEPTH else None
+                if value_kind == "string":
+                    evaluated = string_literal(raw[value_node.start_byte - base:value_node.end_byte - base])
+                elif value_kind == "number":
+                    evaluated = number_literal(raw[value_node.start_byte - base:value_node.end_byte - base])
+                else:
+                    method = evaluate_kind(value_kind) if value_kind is not None else None
+                    evaluated = value(value_node, inner) if method is None else method(self, value_node, inner)
+                props[key] = Prop(key, key_node, value_node, evaluated)
             elif kind == "shorthand_property_identifier":
                 key = spelling(child.text)
                 props[key] = Prop(key, child, child, self._identifier(child, depth + 1))
@@ -456,6 +479,7 @@ class Evaluator:
         result = JSArray(node)
         items = result.items
         value = self.value
+        evaluate_kind = _EVALUATE_KIND.get
         inner = depth + 1
         for child in node.named_children:
             kind = child.type
@@ -469,7 +493,8 @@ class Evaluator:
                 else:
                     result.open = True
                 continue
-            items.append(Element(child, value(child, inner)))
+            method = evaluate_kind(kind) if inner <= MAX_DEPTH else None  # as in _object
+            items.append(Element(child, value(child, inner) if method is None else method(self, child, inner)))
         return result
 
     # functions ----------------------------------------------------------

@@ -93,9 +93,13 @@ class Script(Record):
 
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
         """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
-        return self.once("initialised_declarators", lambda: [
-            (declarator, name, value) for declarator, name in self.scopes.declarator_names
-            if (value := declarator.child_by_field_name("value")) is not None])
+        return self.once("initialised_declarators", self._initialised_declarators)
+
+    def _initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
+        fields = self.scopes.fields
+        read, value_field = fields.read, fields.value
+        return [(declarator, name, value) for declarator, name in self.scopes.declarator_names
+                if (value := read(declarator, value_field)) is not None]
 
 
 # Every live Script by the id of its tree's root, so a node found through an
@@ -150,6 +154,10 @@ class ToolDefinition(Record):
         self.framework = framework
         self.extra_fields = extra_fields
         self.form = form  # the <form toolname> facts of a SourceKind.FORM tool
+        # ``get`` and ``prop`` are the definition's own lookups (rules read some 15,000 fields and 9,000
+        # properties a run: one call each, not two).
+        self.get: Callable[[str], Value] = definition.get
+        self.prop: Callable[[str], Prop | None] = definition.props.get
         # A definition built in another module (a factory, an import) belongs to that module's file.
         # A node of the tool's own tree is recognised in one step (script_of climbs .parent to the root).
         if script is not None and script.holds(node):
@@ -157,12 +165,6 @@ class ToolDefinition(Record):
         owner = script_of(node)
         if owner is not None and owner is not script:
             self.script, self.source = owner, owner.source
-
-    def prop(self, key: str) -> Prop | None:
-        return self.definition.props.get(key)
-
-    def get(self, key: str) -> Value:
-        return self.definition.get(key)
 
     @property
     def name(self) -> str | None:

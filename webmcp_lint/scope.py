@@ -13,9 +13,11 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import count
 from operator import itemgetter
-from typing import Iterator
+from typing import Callable, Iterator
 
 from tree_sitter import Node
+
+from webmcp_lint.languages import JAVASCRIPT, TSX, TYPESCRIPT, language
 
 FUNCTION_KINDS = frozenset({
     "function_declaration", "function_expression", "function", "arrow_function",
@@ -36,19 +38,94 @@ BINDING_KINDS = frozenset({
 _UNSEEN = object()
 
 
-@lru_cache(maxsize=1024)
-def spelling(raw: bytes) -> str:
-    """The text of a name's bytes, remembered per spelling: files spell the same names and keys over and over
-    (``signal``, ``type``, ``description``), and each decoded copy would live as long as the parse tree.
+class DecodedMemo(dict):
+    """Texts by the bytes they decode from, made on a miss and forgotten all at once when ``limit`` is reached.
 
-    The index slices the bytes of its own file's nodes from the file's data (``node.text`` costs twice as much:
-    it copies them through a memoryview); a node that may be another module's is read with ``node.text``."""
+    Its bound ``__getitem__`` is the lookup: a hit costs one C call, where ``lru_cache`` packs each bytes
+    argument in a key tuple and frees it again."""
+
+    __slots__ = ("decode", "limit")
+
+    def __init__(self, decode: Callable[[bytes], str], limit: int) -> None:
+        super().__init__()
+        self.decode = decode
+        self.limit = limit
+
+    def __missing__(self, raw: bytes) -> str:
+        if len(self) >= self.limit:
+            self.clear()
+        text = self[raw] = self.decode(raw)
+        return text
+
+
+def _decoded(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
+
+
+# The text of a name's bytes, remembered per spelling: files spell the same names and keys over and over
+# (``signal``, ``type``, ``description``), and each decoded copy would live as long as the parse tree.
+# The index slices the bytes of its own file's nodes from the file's data (``node.text`` costs twice as much:
+# it copies them through a memoryview); a node that may be another module's is read with ``node.text``.
+spelling: Callable[[bytes], str] = DecodedMemo(_decoded, 4096).__getitem__
 
 
 def spelled(data: bytes, node: Node) -> str:
     """The text of a node of the file ``data`` holds, sliced from it and shared per spelling (see ``spelling``)."""
     return spelling(data[node.start_byte:node.end_byte])
+
+
+SCRIPT_GRAMMARS = (JAVASCRIPT, TYPESCRIPT, TSX)
+
+
+class Fields:
+    """How the index (and the model and extractors) read the fields of their own tree's nodes: by id in a known script grammar,
+    else by name. Tree-sitter finds a field by name comparing it with each field name of the grammar in turn,
+    a thousand instructions a read; the ids differ between grammars."""
+
+    __slots__ = ("read", "name", "value", "parameter", "kind", "left", "right", "operator", "source", "function",
+                 "object", "property")
+
+    def __init__(self, ids: dict[str, int] | None) -> None:
+        self.read: Callable[[Node, int | str], Node | None] = \
+            Node.child_by_field_name if ids is None else Node.child_by_field_id  # type: ignore[assignment]
+        for field in self.__slots__[1:]:
+            setattr(self, field, field if ids is None else ids[field])
+
+
+BY_NAME = Fields(None)
+
+
+@lru_cache(maxsize=None)
+def fields_of(grammar: str | None) -> Fields:
+    """The fields of a script grammar, read by id; by name for another grammar or none."""
+    if grammar not in SCRIPT_GRAMMARS:
+        return BY_NAME
+    found = language(grammar)
+    ids = {field: found.field_id_for_name(field) for field in Fields.__slots__[1:]}
+    return BY_NAME if None in ids.values() else Fields(ids)
+
+
+@lru_cache(maxsize=None)
+def _grammar_by_kind_id() -> dict[tuple[str, int], str]:
+    """The script grammar a node of a binding kind is from, by its kind and kind id (a node's kind id is its
+    kind's public id), where one grammar alone numbers the kind so."""
+    claims: dict[tuple[str, int], list[str]] = {}
+    for grammar in SCRIPT_GRAMMARS:
+        found = language(grammar)
+        for kind in BINDING_KINDS:
+            kind_id = found.id_for_node_kind(kind, True)
+            if kind_id is not None:
+                claims.setdefault((kind, kind_id), []).append(grammar)
+    return {key: grammars[0] for key, grammars in claims.items() if len(grammars) == 1}
+
+
+def grammar_of(nodes: dict[str, list[Node]]) -> str | None:
+    """The script grammar of the tree ``nodes`` were collected from, told by its first node of a binding kind."""
+    for kind in BINDING_KINDS:
+        found = nodes.get(kind)
+        if found:
+            return _grammar_by_kind_id().get((kind, found[0].kind_id))
+    return None
 
 
 # First step of a loop variable's path: "each element of ``init``" (``for (const t of tools)``).
@@ -91,11 +168,12 @@ class ScopeIndex:
     so the answers are those of an index built whole.
     """
 
-    __slots__ = ("data", "_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
+    __slots__ = ("data", "fields", "_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
                  "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "declarator_names", "imported_names")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, fields: Fields = BY_NAME) -> None:
         self.data = data  # the bytes the tree was parsed from
+        self.fields = fields  # how to read the fields of the tree's nodes
         # Per name, its declarations not indexed yet: (order, make, *arguments), or a list of them when there are
         # several; make(index, name, *arguments) gives (scope, Binding), or None when the declaration binds nothing.
         self._pending: dict[str, tuple | list[tuple]] = {}
@@ -220,7 +298,10 @@ class ScopeIndex:
         root, so climbing ancestors one ``.parent`` at a time costs the square
         of the depth. The climb remains for what ranges cannot settle.
         """
-        name = spelling(identifier.text)  # the identifier may be another module's (not in this file's bytes)
+        # Sliced from this file's bytes even when the identifier is another module's: no binding of this index
+        # is ever its answer then (the look down below and the climb only meet this tree's nodes), whatever name
+        # its range spells here.
+        name = spelled(self.data, identifier)
         self._ask(name)
         entries = self._scopes_by_name.get(name)
         if entries is None:
@@ -356,12 +437,14 @@ def specifier_text(node: Node) -> str:
 def build_index(nodes: dict[str, list[Node]], data: bytes) -> ScopeIndex:
     """Index every binding the walk collected (each made when its name is first asked about); ``data`` is the
     bytes the tree was parsed from."""
-    index = ScopeIndex(data)
+    index = ScopeIndex(data, fields_of(grammar_of(nodes)))
+    fields = index.fields
+    read, name_field = fields.read, fields.name
     declare = index.declare
     declarator_names = index.declarator_names
     order = count()
     for declarator in nodes.get("variable_declarator", ()):
-        name = declarator.child_by_field_name("name")
+        name = read(declarator, name_field)
         if name is None:
             continue
         declarator_names.append((declarator, name))
@@ -377,21 +460,21 @@ def build_index(nodes: dict[str, list[Node]], data: bytes) -> ScopeIndex:
         index.defer_parameter_lists(parameter_lists)
     after_parameters = ((_OTHERS, position) for position in count())
     for arrow in nodes.get("arrow_function", ()):
-        parameter = arrow.child_by_field_name("parameter")
+        parameter = read(arrow, fields.parameter)
         if parameter is not None and parameter.type == "identifier":
             declare(spelled(data, parameter),
                     (next(after_parameters), _arrow_parameter_binding, parameter, arrow))
     for kind_name, kinds in (("function", ("function_declaration", "generator_function_declaration")), ("class", ("class_declaration",))):
         for kind in kinds:
             for declaration in nodes.get(kind, ()):
-                name = declaration.child_by_field_name("name")
+                name = read(declaration, name_field)
                 if name is not None:
                     declare(spelled(data, name),
                             (next(after_parameters), _declared_binding, name, declaration, kind_name))
     for loop in nodes.get("for_in_statement", ()):
         _index_loop_variable(index, loop, after_parameters)
     for catch in nodes.get("catch_clause", ()):
-        parameter = catch.child_by_field_name("parameter")
+        parameter = read(catch, fields.parameter)
         if parameter is not None:
             for identifier, path in pattern_names(parameter):
                 _declare_made(index, next(after_parameters), catch, Binding(
@@ -429,7 +512,8 @@ def _variable_binding(index: ScopeIndex, name: str, identifier: Node, declarator
         declaration = declarator.parent
         kind = _declaration_kind(declaration)
         scope = _nearest_from(declaration, _VAR_SCOPE_KINDS if kind == "var" else BLOCK_SCOPE_KINDS, declarator)
-        facts = index.shared_facts[declarator.id] = (kind, scope, declarator.child_by_field_name("value"))
+        fields = index.fields
+        facts = index.shared_facts[declarator.id] = (kind, scope, fields.read(declarator, fields.value))
     kind, scope, init = facts
     return scope, Binding(name, kind, identifier, declarator, init, path)
 
@@ -466,21 +550,23 @@ def _declare_made(index: ScopeIndex, order: tuple, scope: Node, binding: Binding
 
 def _index_loop_variable(index: ScopeIndex, loop: Node, order: Iterator[tuple]) -> None:
     """``for (const t of tools)`` binds ``t`` to each element of ``tools``; ``for...in`` binds keys (unknown)."""
-    keyword = loop.child_by_field_name("kind")
-    left = loop.child_by_field_name("left")
+    fields = index.fields
+    read = fields.read
+    keyword = read(loop, fields.kind)
+    left = read(loop, fields.left)
     if keyword is None or left is None:
         return  # assigns an existing name
     kind = keyword.type if keyword.type in ("const", "let", "var") else "let"
-    operator = loop.child_by_field_name("operator")
+    operator = read(loop, fields.operator)
     is_of = operator is not None and operator.type == "of"
     scope = nearest(loop, _VAR_SCOPE_KINDS) if kind == "var" else loop
     for identifier, path in pattern_names(left):
         _declare_made(index, next(order), scope, Binding(spelled(index.data, identifier), kind, identifier, loop,
-                                            loop.child_by_field_name("right") if is_of else None, (EACH,) + path))
+                                            read(loop, fields.right) if is_of else None, (EACH,) + path))
 
 
 def _index_import(index: ScopeIndex, statement: Node, order: Iterator[tuple]) -> None:
-    source_node = statement.child_by_field_name("source")
+    source_node = index.fields.read(statement, index.fields.source)
     if source_node is None:
         return
     from webmcp_lint.evaluate import string_value

@@ -27,7 +27,7 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
-from webmcp_lint.scope import FUNCTION_KINDS
+from webmcp_lint.scope import FUNCTION_KINDS, Fields
 from webmcp_lint.syntax import (WRAPPED_CALLEE_STARTS, call_arguments, enclosing_function, is_global_name,
                                 reads_property, spelled_nodes, text, unwrap)
 
@@ -191,10 +191,12 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                 refs[member.id] = ModelContextRef(script, member, kind == "navigator")
                 if kind == "navigator":
                     analysis.navigator_reaches.append(NavigatorReach(script, member, unwrap(member.child_by_field_name("object"))))
+    fields = scopes.fields  # the script's own nodes' fields, read by id
+    read = fields.read
     if alias_names:
         for identifier in identifiers_named(script, alias_names):
             parent = identifier.parent
-            if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") == identifier:
+            if parent is not None and parent.type == "variable_declarator" and read(parent, fields.name) == identifier:
                 continue
             kind = model_context_kind(identifier, script)
             if kind is not None:
@@ -202,11 +204,11 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     analysis.model_context_refs.extend(sorted(refs.values(), key=lambda ref: ref.node.start_byte))
 
     for call in _calls_at(script, {ref.node.start_byte for ref in refs.values()}):
-        callee = unwrap(call.child_by_field_name("function"))
-        called = _called_method(callee)
+        callee = unwrap(read(call, fields.function))
+        called = _called_method(callee, fields)
         if called is None:
             continue
-        receiver_node = unwrap(callee.child_by_field_name("object"))
+        receiver_node = unwrap(read(callee, fields.object))
         receiver = refs.get(receiver_node.id) if receiver_node is not None else None
         if receiver is None:
             continue
@@ -218,13 +220,13 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
         analysis.has_webmcp_code = True
 
 
-def _called_method(callee: Node | None) -> tuple[Node, str] | None:
+def _called_method(callee: Node | None, fields: Fields) -> tuple[Node, str] | None:
     """The method's node and name of a call ``a.m()``, ``a?.m()`` or ``a["m"]()`` (a static key, as ESLint's
     static property names read it); None for any other callee."""
     if callee is None:
         return None
     if callee.type == "member_expression":
-        method_node = callee.child_by_field_name("property")
+        method_node = fields.read(callee, fields.property)
         return None if method_node is None else (method_node, text(method_node))
     if callee.type == "subscript_expression":
         method_node = unwrap(callee.child_by_field_name("index"))
