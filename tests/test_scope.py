@@ -96,12 +96,11 @@ class Holder {}
 
 @pytest.mark.parametrize("language", ["javascript", "typescript", "tsx"])
 def test_fields_read_by_id_index_what_reading_them_by_name_does(language):
-    """The index reads its own nodes' fields by the grammar's ids (told from the nodes); the answers are those of
+    """The index reads its own nodes' fields by the ids of the grammar it was parsed in; the answers are those of
     an index reading them by name."""
-    from webmcp_lint.scope import BY_NAME, fields_of, grammar_of
+    from webmcp_lint.scope import BY_NAME, fields_of
 
     script = script_of(FIELDS_CODE, language)
-    assert grammar_of(script.nodes) == language
     assert script.scopes.fields is fields_of(language) and script.scopes.fields is not BY_NAME
     rebuilt = _index_reading_by_name(script)
     names = ["def", "b", "c", "d", "f", "g", "h", "k", "v", "key", "message", "arrow", "x", "named", "p", "q", "Holder"]
@@ -117,18 +116,14 @@ def test_fields_read_by_id_index_what_reading_them_by_name_does(language):
 
 def _index_reading_by_name(script):
     """The script's index built again, its fields read by name."""
-    from unittest import mock
-
     from webmcp_lint import scope
 
-    with mock.patch.object(scope, "grammar_of", lambda nodes: None):
-        index = scope.build_index(script.nodes, script.source.data)
+    index = scope.build_index(script.nodes, script.source.data, None)
     assert index.fields is scope.BY_NAME
     return index
 
 
-def test_without_a_node_of_a_binding_kind_fields_are_read_by_name():
-    from webmcp_lint.scope import BY_NAME, fields_of, grammar_of
+def test_outside_the_script_grammars_fields_are_read_by_name():
+    from webmcp_lint.scope import BY_NAME, fields_of
 
-    assert grammar_of({}) is None and grammar_of({"identifier": []}) is None
     assert fields_of(None) is BY_NAME and fields_of("html") is BY_NAME

@@ -135,7 +135,7 @@ def build_script(source: SourceFile, language: str, kinds: frozenset[str], range
         tree = parse(source.data, language, ranges)
     if nodes is None:
         nodes = nodes_by_kind(tree.root_node, language, kinds)
-    scopes = build_index(nodes, source.data)
+    scopes = build_index(nodes, source.data, language)
     script = Script(source, language, tree, nodes, scopes, Evaluator(scopes))
     if index is not None:
         index.attach(script, whole_file)

@@ -105,29 +105,6 @@ def fields_of(grammar: str | None) -> Fields:
     return BY_NAME if None in ids.values() else Fields(ids)
 
 
-@lru_cache(maxsize=None)
-def _grammar_by_kind_id() -> dict[tuple[str, int], str]:
-    """The script grammar a node of a binding kind is from, by its kind and kind id (a node's kind id is its
-    kind's public id), where one grammar alone numbers the kind so."""
-    claims: dict[tuple[str, int], list[str]] = {}
-    for grammar in SCRIPT_GRAMMARS:
-        found = language(grammar)
-        for kind in BINDING_KINDS:
-            kind_id = found.id_for_node_kind(kind, True)
-            if kind_id is not None:
-                claims.setdefault((kind, kind_id), []).append(grammar)
-    return {key: grammars[0] for key, grammars in claims.items() if len(grammars) == 1}
-
-
-def grammar_of(nodes: dict[str, list[Node]]) -> str | None:
-    """The script grammar of the tree ``nodes`` were collected from, told by its first node of a binding kind."""
-    for kind in BINDING_KINDS:
-        found = nodes.get(kind)
-        if found:
-            return _grammar_by_kind_id().get((kind, found[0].kind_id))
-    return None
-
-
 # First step of a loop variable's path: "each element of ``init``" (``for (const t of tools)``).
 EACH = "[each]"
 
@@ -434,10 +411,10 @@ def specifier_text(node: Node) -> str:
     return property_key(node) or node.text.decode("utf-8", errors="replace")
 
 
-def build_index(nodes: dict[str, list[Node]], data: bytes) -> ScopeIndex:
+def build_index(nodes: dict[str, list[Node]], data: bytes, grammar: str | None) -> ScopeIndex:
     """Index every binding the walk collected (each made when its name is first asked about); ``data`` is the
-    bytes the tree was parsed from."""
-    index = ScopeIndex(data, fields_of(grammar_of(nodes)))
+    bytes the tree was parsed from, ``grammar`` the language it was parsed in (its nodes' fields are read by id)."""
+    index = ScopeIndex(data, fields_of(grammar))
     fields = index.fields
     read, name_field = fields.read, fields.name
     declare = index.declare
