@@ -68,29 +68,33 @@ ALIAS_PASSES = 4
 
 
 # What the walk does at a node of a kind that is not kept (a kept kind maps to its name): look no further inside
-# a token, remember an identifier, step over a nested function or a class. Kinds not in the table are looked into.
+# a token, remember an identifier, step over a nested function or a class. Kinds not in the table (None) are
+# looked into.
 _TOKEN, _IDENTIFIER, _FUNCTION, _CLASS = range(4)
 
 
 @lru_cache(maxsize=None)
-def _walk_actions(language_name: str) -> dict[int, str | int]:
-    """What the walk does at each kind id of one language (one look-up per node; aliases give a name several ids)."""
+def _walk_actions(language_name: str) -> list[str | int | None]:
+    """What the walk does at each kind id of one language (aliases give a name several ids): a list indexed by
+    kind id, as indexing a list is cheaper than a dictionary's ``get`` and the walk asks once a node."""
     grammar = language(language_name)
-    actions: dict[int, str | int] = {}
+    actions: list[str | int | None] = []
     for kind in range(grammar.node_kind_count):
         name = grammar.node_kind_for_id(kind)
         if name in LOOP_KINDS:
-            actions[kind] = "loop"  # one list for every kind of loop
+            actions.append("loop")  # one list for every kind of loop
         elif name in COLLECTED_KINDS:
-            actions[kind] = name
+            actions.append(name)
         elif name == "identifier":
-            actions[kind] = _IDENTIFIER
+            actions.append(_IDENTIFIER)
         elif name in TOKEN_KINDS:
-            actions[kind] = _TOKEN
+            actions.append(_TOKEN)
         elif name in FUNCTION_KINDS:
-            actions[kind] = _FUNCTION
+            actions.append(_FUNCTION)
         elif name in CLASS_KINDS:
-            actions[kind] = _CLASS
+            actions.append(_CLASS)
+        else:
+            actions.append(None)
     return actions
 
 
@@ -825,13 +829,16 @@ class ExecuteModel:
         walked = self._walked_by_kind
         if body.type != "statement_block":
             walked["return_statement"].append((body, function))  # an arrow's expression body is its return
-        action_of = _walk_actions(self.script.language).get
+        actions = _walk_actions(self.script.language)
         identifiers = self._identifiers
         stack = [body]
         pop, look_into = stack.pop, stack.extend
         while stack:
             node = pop()
-            action = action_of(node.kind_id)
+            try:
+                action = actions[node.kind_id]
+            except IndexError:  # an ERROR node: its kind id lies past the grammar's, and it is looked into
+                action = None
             if action is None:
                 look_into(node.named_children)
             elif action.__class__ is str:
