@@ -157,7 +157,7 @@ class Call:
         """The object whose method is called (``cartService`` in ``cartService.getItems()``)."""
         if self._receiver is False:
             callee = self._callee
-            self._receiver = unwrap(callee.child_by_field_name("object")) if callee is not None else None
+            self._receiver = unwrap(leading_child(callee, "object")) if callee is not None else None
         return self._receiver
 
     @property
@@ -318,25 +318,31 @@ def dotted_name(node: Node | None) -> str | None:
     return None
 
 
-def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
+def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | None]:
     """``dotted_name`` and ``root_identifier`` of an unwrapped callee, in one pass down its member chain.
 
-    A chain written plainly (``cartService.items.get``) is read from its text: one decode and the root's
-    look-up instead of two field reads per member.
+    ``data`` is the text the tree was parsed from. A chain written plainly (``cartService.items.get``) is read
+    from its text: one slice and one decode, and its root is the first child of each member in turn (lists the
+    walk has read), instead of two field reads per member.
     """
     if callee is None:
         return None, None
     kind = callee.type
     if kind == "identifier":
-        return text(callee), callee
+        return data[callee.start_byte:callee.end_byte].decode("utf-8", errors="replace"), callee
     if kind == "member_expression" and not callee.has_error:
-        spelled = callee.text
-        written = spelled.decode("utf-8", errors="replace")
-        if PLAIN_CHAIN.fullmatch(written) and written.count(".") < MAX_CHAIN:
-            start = callee.start_byte
-            root = callee.named_descendant_for_byte_range(start, start + spelled.index(b"."))
-            if root is not None and root.type in ("identifier", "this", "super"):
-                return written, root if root.type == "identifier" else None
+        written = data[callee.start_byte:callee.end_byte].decode("utf-8", errors="replace")
+        dots = written.count(".")
+        if dots < MAX_CHAIN and PLAIN_CHAIN.fullmatch(written):
+            root = callee
+            for _ in range(dots):
+                children = root.children
+                if not children:
+                    break
+                root = children[0]  # the object: a node without errors starts with its first child
+            root_kind = root.type
+            if root_kind in ("identifier", "this", "super"):
+                return written, root if root_kind == "identifier" else None
     parts: list[str] = []
     current = callee
     while current is not None and current.type == "member_expression" and len(parts) < MAX_CHAIN:
@@ -348,6 +354,19 @@ def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
         parts.append(text(current))
         return ".".join(reversed(parts)), current if current.type == "identifier" else None
     return None, root_identifier(current, MAX_CHAIN - len(parts))
+
+
+def leading_child(node: Node, field: str) -> Node | None:
+    """The child in ``field``, the field ``node`` starts with (a call's function, a member expression's object).
+
+    Read from the node's list of children, which the walk has read for the nodes it kept: ``child_by_field_name``
+    looks the field's name up each time. A node without errors starts with that child (no comment leads a
+    node); one with errors is asked by field, as an ERROR node may come first.
+    """
+    if node.has_error:
+        return node.child_by_field_name(field)
+    children = node.children
+    return children[0] if children else None
 
 
 def strip_global(name: str | None) -> str | None:
@@ -907,7 +926,7 @@ class ExecuteModel:
             call = by_id[node.id] = self._call(node, owner)
             calls.append(call)
         for node, owner in self._walked_by_kind.get("new_expression", ()):
-            name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
+            name, root = callee_names(unwrap(node.child_by_field_name("constructor")), self.source.data)
             call = by_id[node.id] = Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
             calls.append(call)
         if len(calls) > 1:
@@ -915,8 +934,8 @@ class ExecuteModel:
 
     def _call(self, node: Node, owner: Node) -> Call:
         """A call expression's callee, named."""
-        callee = unwrap(node.child_by_field_name("function"))
-        name, root = callee_names(callee)
+        callee = unwrap(leading_child(node, "function"))
+        name, root = callee_names(callee, self.source.data)
         if callee is None or callee.type != "member_expression":
             return Call(node, strip_global(name), None, None, owner, root)
         if name is not None and not name.endswith("."):
