@@ -30,7 +30,7 @@ from webmcp_lint.languages import language
 from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.record import Record
-from webmcp_lint.scope import FUNCTION_KINDS, property_key
+from webmcp_lint.scope import FUNCTION_KINDS, property_key, spelled
 from webmcp_lint.syntax import (ancestors_under, call_arguments, member_name, mentions_names, spelled_nodes, text,
                                 unwrap)
 
@@ -357,16 +357,26 @@ def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | N
 
 
 def leading_child(node: Node, field: str) -> Node | None:
-    """The child in ``field``, the field ``node`` starts with (a call's function, a member expression's object).
+    """The child in ``field`` when every form of the node starts with it (a call's function, a member expression's
+    object, the left of ``a = b``): read from the node's list of children, which the walk has made for the
+    nodes it kept, where ``child_by_field_name`` looks the field's name up each time.
 
-    Read from the node's list of children, which the walk has read for the nodes it kept: ``child_by_field_name``
-    looks the field's name up each time. A node without errors starts with that child (no comment leads a
-    node); one with errors is asked by field, as an ERROR node may come first.
+    A node without errors starts with its first child (no comment leads a node); one with errors is asked
+    by field, as an ERROR node may come first.
     """
     if node.has_error:
         return node.child_by_field_name(field)
     children = node.children
     return children[0] if children else None
+
+
+def trailing_child(node: Node, field: str) -> Node | None:
+    """The child in ``field`` when every form of the node ends with it (the right of ``a = b``, a pair's value),
+    read as ``leading_child`` reads the first (no comment ends a node either)."""
+    if node.has_error:
+        return node.child_by_field_name(field)
+    children = node.children
+    return children[-1] if children else None
 
 
 def strip_global(name: str | None) -> str | None:
@@ -528,7 +538,7 @@ class ExecuteModel:
         params = parameters_of(function)
         self.parameter_count = len(params)
         self._first_parameter = params[0] if params else None
-        self.options = _options_param(params[1]) if len(params) > 1 else None
+        self.options = _options_param(params[1], script.source.data) if len(params) > 1 else None
         self.signal_names: set[str] = set()
         self.options_names: set[str] = set()
         self._seed_signal_names()
@@ -565,7 +575,7 @@ class ExecuteModel:
 
     @built_once
     def input(self) -> InputParam | None:
-        return _input_param(self._first_parameter) if self._first_parameter is not None else None
+        return _input_param(self._first_parameter, self.source.data) if self._first_parameter is not None else None
 
     @built_once
     def abort_checks(self) -> list[Node]:
@@ -656,7 +666,7 @@ class ExecuteModel:
             self.options_names.add(options.name)
         elif options.pattern.type == "object_pattern":
             for child in options.pattern.named_children:
-                local = _signal_local(child)
+                local = _signal_local(child, self.source.data)
                 if local is not None:
                     self.signal_names.add(local)
 
@@ -699,7 +709,7 @@ class ExecuteModel:
                 self.signal_names.add(name)
         elif target.type == "object_pattern" and value.type == "identifier" and text(value) in self.options_names:
             for child in target.named_children:
-                local = _signal_local(child)
+                local = _signal_local(child, self.source.data)
                 if local is not None:
                     self.signal_names.add(local)
 
@@ -1453,7 +1463,7 @@ class ExecuteModel:
                 target = declarator.child_by_field_name("name")
                 value = declarator.child_by_field_name("value")
                 if target is not None and _derived_from(value, names):
-                    names.update(_pattern_locals(target))
+                    names.update(_pattern_locals(target, self.source.data))
             if len(names) == before:
                 break
         return names
@@ -1476,7 +1486,7 @@ class ExecuteModel:
             target = declarator.child_by_field_name("name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is not None and target.type == "object_pattern" and self._is_input(value):
-                for key in _destructured_keys(target).values():
+                for key in _destructured_keys(target, self.source.data).values():
                     reads.setdefault(key.key, []).append(key.node)
         for nodes in reads.values():
             nodes.sort(key=lambda node: node.start_byte)
@@ -1515,7 +1525,8 @@ class ExecuteModel:
             if target is None or value is None:
                 continue
             if target.type == "object_pattern" and self._is_input(value):
-                locals_.update({key.local: key.key for key in _destructured_keys(target).values() if key.local})
+                keys = _destructured_keys(target, self.source.data)
+                locals_.update({key.local: key.key for key in keys.values() if key.local})
             elif target.type == "identifier":
                 key = self.input_member_key(value)
                 if key is not None:
@@ -1533,7 +1544,8 @@ class ExecuteModel:
             target = declarator.child_by_field_name("name")
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
-                keys.update(key.key for key in _destructured_keys(target).values() if key.default is not None)
+                destructured = _destructured_keys(target, self.source.data)
+                keys.update(key.key for key in destructured.values() if key.default is not None)
         return keys
 
     def keys_without_default(self, keys: list[str]) -> list[str]:
@@ -1695,19 +1707,19 @@ def value_branches(value: Node | None) -> list[Node]:
     return found
 
 
-def _signal_local(element: Node) -> str | None:
+def _signal_local(element: Node, data: bytes) -> str | None:
     """The local name an options pattern element gives the signal: ``signal``, ``signal: s``, ``signal = x``."""
     kind = element.type
-    if kind == "shorthand_property_identifier_pattern" and text(element) == "signal":
+    if kind == "shorthand_property_identifier_pattern" and spelled(data, element) == "signal":
         return "signal"
     if kind == "object_assignment_pattern":
-        left = element.child_by_field_name("left")
-        if left is not None and text(left) == "signal":
+        left = leading_child(element, "left")
+        if left is not None and spelled(data, left) == "signal":
             return "signal"
-    if kind == "pair_pattern" and property_key(element.child_by_field_name("key")) == "signal":
-        value, _ = parameter_pattern(element.child_by_field_name("value"))
+    if kind == "pair_pattern" and property_key(leading_child(element, "key")) == "signal":
+        value, _ = parameter_pattern(trailing_child(element, "value"))
         if value.type == "identifier":
-            return text(value)
+            return spelled(data, value)
     return None
 
 
@@ -1726,50 +1738,51 @@ def _token_names_signal(kind: str, written: bytes, names: set[bytes]) -> bool:
     return kind == "property_identifier" and written == b"signal"
 
 
-def _destructured_keys(pattern: Node) -> dict[str, InputKey]:
+def _destructured_keys(pattern: Node, data: bytes) -> dict[str, InputKey]:
+    """The keys an object pattern of the file ``data`` holds destructures, each with its local name and default."""
     keys: dict[str, InputKey] = {}
     for child in pattern.named_children:
         kind = child.type
         if kind == "shorthand_property_identifier_pattern":
-            name = text(child)
+            name = spelled(data, child)
             keys[name] = InputKey(name, child, name, None)
         elif kind == "object_assignment_pattern":
-            left = child.child_by_field_name("left")
+            left = leading_child(child, "left")
             if left is not None:
-                name = text(left)
-                keys[name] = InputKey(name, child, name, child.child_by_field_name("right"))
+                name = spelled(data, left)
+                keys[name] = InputKey(name, child, name, trailing_child(child, "right"))
         elif kind == "pair_pattern":
-            key = property_key(child.child_by_field_name("key"))
-            value = child.child_by_field_name("value")
+            key = property_key(leading_child(child, "key"))
+            value = trailing_child(child, "value")
             if key is None or value is None:
                 continue
             local, default = parameter_pattern(value)
-            keys[key] = InputKey(key, child, text(local) if local.type == "identifier" else None, default)
+            keys[key] = InputKey(key, child, spelled(data, local) if local.type == "identifier" else None, default)
     return keys
 
 
-def _input_param(parameter: Node) -> InputParam:
+def _input_param(parameter: Node, data: bytes) -> InputParam:
     pattern, _ = parameter_pattern(parameter)
     kind = pattern.type
     if kind == "identifier":
-        return InputParam(parameter, text(pattern))
+        return InputParam(parameter, spelled(data, pattern))
     if kind == "object_pattern":
-        return InputParam(parameter, None, _destructured_keys(pattern))
+        return InputParam(parameter, None, _destructured_keys(pattern, data))
     return InputParam(parameter, None)
 
 
-def _options_param(parameter: Node) -> OptionsParam:
+def _options_param(parameter: Node, data: bytes) -> OptionsParam:
     pattern, _ = parameter_pattern(parameter)
-    return OptionsParam(parameter, pattern, text(pattern) if pattern.type == "identifier" else None)
+    return OptionsParam(parameter, pattern, spelled(data, pattern) if pattern.type == "identifier" else None)
 
 
-def _pattern_locals(pattern: Node) -> set[str]:
+def _pattern_locals(pattern: Node, data: bytes) -> set[str]:
     if pattern.type == "identifier":
-        return {text(pattern)}
+        return {spelled(data, pattern)}
     if pattern.type == "object_pattern":
-        return {key.local for key in _destructured_keys(pattern).values() if key.local}
+        return {key.local for key in _destructured_keys(pattern, data).values() if key.local}
     if pattern.type == "array_pattern":
-        return {text(child) for child in pattern.named_children if child.type == "identifier"}
+        return {spelled(data, child) for child in pattern.named_children if child.type == "identifier"}
     return set()
 
 
