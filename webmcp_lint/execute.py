@@ -308,10 +308,11 @@ def dotted_name(node: Node | None) -> str | None:
     parts: list[str] = []
     current = unwrap(node)
     while current is not None and len(parts) < 16:
-        if current.type in ("identifier", "this", "super"):
+        kind = current.type
+        if kind in ("identifier", "this", "super"):
             parts.append(text(current))
             return ".".join(reversed(parts))
-        if current.type != "member_expression":
+        if kind != "member_expression":
             return None
         parts.append(text(current.child_by_field_name("property")))
         current = unwrap(current.child_by_field_name("object"))
@@ -389,11 +390,14 @@ def strip_global(name: str | None) -> str | None:
 def root_identifier(node: Node | None, limit: int = 16) -> Node | None:
     current = unwrap(node)
     for _ in range(limit):
-        if current is None or current.type == "identifier":
-            return current
-        if current.type not in ("member_expression", "call_expression", "subscript_expression"):
+        if current is None:
             return None
-        child = "function" if current.type == "call_expression" else "object"
+        kind = current.type
+        if kind == "identifier":
+            return current
+        if kind not in ("member_expression", "call_expression", "subscript_expression"):
+            return None
+        child = "function" if kind == "call_expression" else "object"
         current = unwrap(current.child_by_field_name(child))
     return None
 
@@ -445,18 +449,19 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
     keys: set[str] = set()
     open_ended = False
     for child in node.named_children:
-        if child.type == "pair":
-            key = property_key(child.child_by_field_name("key"))
+        kind = child.type
+        if kind == "pair":
+            key = property_key(leading_child(child, "key"))
             if key is None:
                 open_ended = True
             else:
                 keys.add(key)
-        elif child.type == "shorthand_property_identifier":
+        elif kind == "shorthand_property_identifier":
             keys.add(text(child))
-        elif child.type == "method_definition":
+        elif kind == "method_definition":
             key_node = child.child_by_field_name("name")
             keys.add(property_key(key_node) if key_node is not None else "")
-        elif child.type == "spread_element":
+        elif kind == "spread_element":
             open_ended = True
     return keys, open_ended
 
@@ -464,9 +469,10 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
 def object_value(node: Node, key: str) -> Node | None:
     """The value node of ``key`` in an object literal (the shorthand identifier itself for ``{ key }``)."""
     for child in node.named_children:
-        if child.type == "pair" and property_key(child.child_by_field_name("key")) == key:
-            return child.child_by_field_name("value")
-        if child.type == "shorthand_property_identifier" and text(child) == key:
+        kind = child.type
+        if kind == "pair" and property_key(leading_child(child, "key")) == key:
+            return trailing_child(child, "value")
+        if kind == "shorthand_property_identifier" and text(child) == key:
             return child
     return None
 
@@ -738,10 +744,11 @@ class ExecuteModel:
         node = unwrap(node)
         if node is None:
             return False
-        if node.type == "identifier":
+        kind = node.type
+        if kind == "identifier":
             name = text(node)
             return name in self.signal_names or name in self.options_names or name == "signal"
-        return node.type == "member_expression" and member_name(node) == "signal"
+        return kind == "member_expression" and member_name(node) == "signal"
 
     def _signal_words(self) -> tuple[bytes, ...]:
         """The texts a mention of the signal is written with: a node whose text has none of them mentions none."""
@@ -1137,16 +1144,17 @@ class ExecuteModel:
             return False
         child = node
         for current in self.ancestors(node):
-            if current.type in FUNCTION_KINDS:
+            kind = current.type
+            if kind in FUNCTION_KINDS:
                 break
-            if current.type in ("if_statement", "ternary_expression"):
+            if kind in ("if_statement", "ternary_expression"):
                 condition = current.child_by_field_name("condition")
                 if condition is not None and child != condition and self.checks_abort_within(condition):
                     negated = text(unwrap(condition)).lstrip().startswith("!")
                     otherwise = child.type == "else_clause" or child == current.child_by_field_name("alternative")
                     if negated == otherwise:
                         return True
-            elif current.type == "catch_clause":
+            elif kind == "catch_clause":
                 body = current.child_by_field_name("body")
                 if body is not None and any(check.start_byte < node.start_byte and _leads_to(check, node)
                                             for check in self._abort_positions.within(body.start_byte, body.end_byte)):
@@ -1827,11 +1835,10 @@ def _leads_to(check: Node, node: Node) -> bool:
     Nor does ``signal.throwIfAborted()``: what follows it runs only when the run goes on."""
     if check.type == "call_expression":
         return False
-    condition = check
-    while condition.parent is not None and condition.parent.type in (
+    condition, statement = check, check.parent  # each .parent is worked out going down from the root
+    while statement is not None and statement.type in (
             "parenthesized_expression", "binary_expression", "unary_expression", "member_expression"):
-        condition = condition.parent
-    statement = condition.parent
+        condition, statement = statement, statement.parent
     if statement is None or statement.type != "if_statement" or statement.child_by_field_name("condition") != condition:
         return True
     negated = text(unwrap(condition)).lstrip().startswith("!")
@@ -1841,9 +1848,14 @@ def _leads_to(check: Node, node: Node) -> bool:
 def _enclosing_if_condition(node: Node) -> Node | None:
     """The condition of the nearest ``if`` whose branch holds ``node`` (within its function)."""
     child, current = node, node.parent
-    while current is not None and current.type not in FUNCTION_KINDS:
-        if current.type == "if_statement" and current.child_by_field_name("condition") != child:
-            return current.child_by_field_name("condition")
+    while current is not None:
+        kind = current.type
+        if kind in FUNCTION_KINDS:
+            break
+        if kind == "if_statement":
+            condition = current.child_by_field_name("condition")
+            if condition != child:
+                return condition
         child, current = current, current.parent
     return None
 
@@ -1854,9 +1866,10 @@ def _names_in(node: Node) -> list[Node]:
     stack = [node]
     while stack and len(found) < MENTION_LIMIT:
         current = stack.pop()
-        if current.type in ("identifier", "member_expression", "subscript_expression"):
+        kind = current.type
+        if kind in ("identifier", "member_expression", "subscript_expression"):
             found.append(current)
-        if current.type not in FUNCTION_KINDS:
+        if kind not in FUNCTION_KINDS:
             stack.extend(current.named_children)
     return found
 
@@ -1864,9 +1877,12 @@ def _names_in(node: Node) -> list[Node]:
 def _in_if_condition(node: Node) -> bool:
     child, current = node, node.parent
     for _ in range(8):
-        if current is None or current.type in FUNCTION_KINDS:
+        if current is None:
             return False
-        if current.type == "if_statement":
+        kind = current.type
+        if kind in FUNCTION_KINDS:
+            return False
+        if kind == "if_statement":
             return current.child_by_field_name("condition") == child
         child, current = current, current.parent
     return False
