@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import chain
 
@@ -477,6 +477,15 @@ def object_value(node: Node, key: str) -> Node | None:
     return None
 
 
+def spells_any(written: bytes, words: Iterable[bytes]) -> bool:
+    """``written`` holds one of ``words``. Asked with ``find``: ``word in written`` on bytes first tries the word
+    as an integer, and formats a TypeError it then drops, at every ask."""
+    for word in words:
+        if written.find(word) != -1:
+            return True
+    return False
+
+
 def _start_of_first(pair: tuple[Node, Node]) -> int:
     return pair[0].start_byte
 
@@ -682,8 +691,9 @@ class ExecuteModel:
         if not declarators and not assignments:
             return
         # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
-        bindings = [(node, "name", "value", node.text) for node, _ in declarators]
-        bindings.extend((node, "left", "right", node.text) for node, _ in assignments)
+        data = self.source.data
+        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node, _ in declarators]
+        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node, _ in assignments)
 
         def known() -> tuple[int, int]:
             return len(self.signal_names), len(self.options_names)
@@ -694,7 +704,7 @@ class ExecuteModel:
             for node, target, value, written in bindings:
                 if words is None:
                     words = self._signal_words() + (b"AbortSignal",)
-                if any(word in written for word in words):
+                if spells_any(written, words):
                     names = known()
                     self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
                     if known() != names:
@@ -796,8 +806,8 @@ class ExecuteModel:
             return False
         if self._signal_names_known:
             return self._signal_mentions.any_within(node)
-        written = node.text
-        if not any(word in written for word in self._signal_words()):
+        written = self.source.data[node.start_byte:node.end_byte]
+        if not spells_any(written, self._signal_words()):
             return False
         names = self.signal_names | self.options_names
         stack = [node]
@@ -1663,10 +1673,11 @@ class ExecuteModel:
             return False
         names = self.input_names
         written_names = [name.encode() for name in names]
+        data = self.source.data
 
         def mentions_input(node: Node) -> bool:
-            written = node.text  # a name it uses is spelled in its text
-            return any(name in written for name in written_names) \
+            written = data[node.start_byte:node.end_byte]  # a name it uses is spelled in its text
+            return spells_any(written, written_names) \
                 and mentions_names(node, names, MENTION_LIMIT, into_functions=False)
 
         return any(mentions_input(node) and _in_if_condition(node) for node in negations) \
