@@ -72,9 +72,9 @@ NODE_START = attrgetter("node.start_byte")
 
 
 # What the walk does at a node of a kind that is not kept (a kept kind maps to its name): look no further inside
-# a token, remember an identifier, step over a nested function or a class. Kinds not in the table (None) are
-# looked into.
-_TOKEN, _IDENTIFIER, _FUNCTION, _CLASS = range(4)
+# a token, remember an identifier, step over a nested function or a class; a member expression is kept and only
+# its object looked into (the rest is a dot and a property name). Kinds not in the table (None) are looked into.
+_TOKEN, _IDENTIFIER, _FUNCTION, _CLASS, _MEMBER = range(5)
 
 
 @lru_cache(maxsize=None)
@@ -85,7 +85,9 @@ def _walk_actions(language_name: str) -> list[str | int | None]:
     actions: list[str | int | None] = []
     for kind in range(grammar.node_kind_count):
         name = grammar.node_kind_for_id(kind)
-        if name in LOOP_KINDS:
+        if name == "member_expression":
+            actions.append(_MEMBER)
+        elif name in LOOP_KINDS:
             actions.append("loop")  # one list for every kind of loop
         elif name in COLLECTED_KINDS:
             actions.append(name)
@@ -877,8 +879,9 @@ class ExecuteModel:
             walked["return_statement"].append((body, function))  # an arrow's expression body is its return
         actions = _walk_actions(self.script.language)
         identifiers = self._identifiers
+        members = walked["member_expression"]
         stack = [body]
-        pop, look_into = stack.pop, stack.extend
+        pop, push, look_into = stack.pop, stack.append, stack.extend
         while stack:
             node = pop()
             try:
@@ -890,6 +893,12 @@ class ExecuteModel:
             elif action.__class__ is str:
                 walked[action].append((node, function))
                 look_into(node.named_children)
+            elif action == _MEMBER:
+                members.append((node, function))
+                if node.has_error:
+                    look_into(node.named_children)
+                else:
+                    push(node.children[0])  # the object: the rest is a dot and a property name
             elif action == _IDENTIFIER:
                 identifiers.append(node)
             elif action == _FUNCTION:
