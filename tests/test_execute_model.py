@@ -115,6 +115,12 @@ def test_named_function_passed_as_callback_runs():
 
 # ------------------------------------------------------------------ calls and awaits
 
+def test_the_walk_looks_into_syntax_errors():
+    # `@` makes an ERROR node around the call: its kind id lies past the grammar's node kinds
+    model = model_of('async execute(input) { await @fetch("/a", { method: "POST" }); return 1; }')
+    assert [call.name for call in model.calls] == ["fetch"]
+    assert model.function.has_error
+
 
 def test_awaited_calls_through_then_chains_and_promise_all():
     model = model_of("""async execute(input, { signal }) {

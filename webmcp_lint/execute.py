@@ -18,8 +18,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from operator import attrgetter
 from itertools import chain
 
 from tree_sitter import Node
@@ -30,7 +31,7 @@ from webmcp_lint.languages import language
 from webmcp_lint.memo import PerObject, built_once
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.record import Record
-from webmcp_lint.scope import FUNCTION_KINDS, property_key
+from webmcp_lint.scope import FUNCTION_KINDS, property_key, spelled
 from webmcp_lint.syntax import (ancestors_under, call_arguments, member_name, mentions_names, spelled_nodes, text,
                                 unwrap)
 
@@ -62,35 +63,44 @@ PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
+# Sort keys read in C, without a Python call per item: a node's start, and the start of a fact's node.
+START_BYTE = attrgetter("start_byte")
+NODE_START = attrgetter("node.start_byte")
 
 
 # --------------------------------------------------------------------------- facts
 
 
 # What the walk does at a node of a kind that is not kept (a kept kind maps to its name): look no further inside
-# a token, remember an identifier, step over a nested function or a class. Kinds not in the table are looked into.
-_TOKEN, _IDENTIFIER, _FUNCTION, _CLASS = range(4)
+# a token, remember an identifier, step over a nested function or a class; a member expression is kept and only
+# its object looked into (the rest is a dot and a property name). Kinds not in the table (None) are looked into.
+_TOKEN, _IDENTIFIER, _FUNCTION, _CLASS, _MEMBER = range(5)
 
 
 @lru_cache(maxsize=None)
-def _walk_actions(language_name: str) -> dict[int, str | int]:
-    """What the walk does at each kind id of one language (one look-up per node; aliases give a name several ids)."""
+def _walk_actions(language_name: str) -> list[str | int | None]:
+    """What the walk does at each kind id of one language (aliases give a name several ids): a list indexed by
+    kind id, as indexing a list is cheaper than a dictionary's ``get`` and the walk asks once a node."""
     grammar = language(language_name)
-    actions: dict[int, str | int] = {}
+    actions: list[str | int | None] = []
     for kind in range(grammar.node_kind_count):
         name = grammar.node_kind_for_id(kind)
-        if name in LOOP_KINDS:
-            actions[kind] = "loop"  # one list for every kind of loop
+        if name == "member_expression":
+            actions.append(_MEMBER)
+        elif name in LOOP_KINDS:
+            actions.append("loop")  # one list for every kind of loop
         elif name in COLLECTED_KINDS:
-            actions[kind] = name
+            actions.append(name)
         elif name == "identifier":
-            actions[kind] = _IDENTIFIER
+            actions.append(_IDENTIFIER)
         elif name in TOKEN_KINDS:
-            actions[kind] = _TOKEN
+            actions.append(_TOKEN)
         elif name in FUNCTION_KINDS:
-            actions[kind] = _FUNCTION
+            actions.append(_FUNCTION)
         elif name in CLASS_KINDS:
-            actions[kind] = _CLASS
+            actions.append(_CLASS)
+        else:
+            actions.append(None)
     return actions
 
 
@@ -153,7 +163,7 @@ class Call:
         """The object whose method is called (``cartService`` in ``cartService.getItems()``)."""
         if self._receiver is False:
             callee = self._callee
-            self._receiver = unwrap(callee.child_by_field_name("object")) if callee is not None else None
+            self._receiver = unwrap(leading_child(callee, "object")) if callee is not None else None
         return self._receiver
 
     @property
@@ -304,35 +314,42 @@ def dotted_name(node: Node | None) -> str | None:
     parts: list[str] = []
     current = unwrap(node)
     while current is not None and len(parts) < 16:
-        if current.type in ("identifier", "this", "super"):
+        kind = current.type
+        if kind in ("identifier", "this", "super"):
             parts.append(text(current))
             return ".".join(reversed(parts))
-        if current.type != "member_expression":
+        if kind != "member_expression":
             return None
         parts.append(text(current.child_by_field_name("property")))
         current = unwrap(current.child_by_field_name("object"))
     return None
 
 
-def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
+def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | None]:
     """``dotted_name`` and ``root_identifier`` of an unwrapped callee, in one pass down its member chain.
 
-    A chain written plainly (``cartService.items.get``) is read from its text: one decode and the root's
-    look-up instead of two field reads per member.
+    ``data`` is the text the tree was parsed from. A chain written plainly (``cartService.items.get``) is read
+    from its text: one slice and one decode, and its root is the first child of each member in turn (lists the
+    walk has read), instead of two field reads per member.
     """
     if callee is None:
         return None, None
     kind = callee.type
     if kind == "identifier":
-        return text(callee), callee
+        return data[callee.start_byte:callee.end_byte].decode("utf-8", errors="replace"), callee
     if kind == "member_expression" and not callee.has_error:
-        spelled = callee.text
-        written = spelled.decode("utf-8", errors="replace")
-        if PLAIN_CHAIN.fullmatch(written) and written.count(".") < MAX_CHAIN:
-            start = callee.start_byte
-            root = callee.named_descendant_for_byte_range(start, start + spelled.index(b"."))
-            if root is not None and root.type in ("identifier", "this", "super"):
-                return written, root if root.type == "identifier" else None
+        written = data[callee.start_byte:callee.end_byte].decode("utf-8", errors="replace")
+        dots = written.count(".")
+        if dots < MAX_CHAIN and PLAIN_CHAIN.fullmatch(written):
+            root = callee
+            for _ in range(dots):
+                children = root.children
+                if not children:
+                    break
+                root = children[0]  # the object: a node without errors starts with its first child
+            root_kind = root.type
+            if root_kind in ("identifier", "this", "super"):
+                return written, root if root_kind == "identifier" else None
     parts: list[str] = []
     current = callee
     while current is not None and current.type == "member_expression" and len(parts) < MAX_CHAIN:
@@ -346,6 +363,29 @@ def callee_names(callee: Node | None) -> tuple[str | None, Node | None]:
     return None, root_identifier(current, MAX_CHAIN - len(parts))
 
 
+def leading_child(node: Node, field: str) -> Node | None:
+    """The child in ``field`` when every form of the node starts with it (a call's function, a member expression's
+    object, the left of ``a = b``): read from the node's list of children, which the walk has made for the
+    nodes it kept, where ``child_by_field_name`` looks the field's name up each time.
+
+    A node without errors starts with its first child (no comment leads a node); one with errors is asked
+    by field, as an ERROR node may come first.
+    """
+    if node.has_error:
+        return node.child_by_field_name(field)
+    children = node.children
+    return children[0] if children else None
+
+
+def trailing_child(node: Node, field: str) -> Node | None:
+    """The child in ``field`` when every form of the node ends with it (the right of ``a = b``, a pair's value),
+    read as ``leading_child`` reads the first (no comment ends a node either)."""
+    if node.has_error:
+        return node.child_by_field_name(field)
+    children = node.children
+    return children[-1] if children else None
+
+
 def strip_global(name: str | None) -> str | None:
     """``window.fetch`` is ``fetch``."""
     if name is not None and name.startswith(GLOBAL_PREFIXES):
@@ -356,11 +396,14 @@ def strip_global(name: str | None) -> str | None:
 def root_identifier(node: Node | None, limit: int = 16) -> Node | None:
     current = unwrap(node)
     for _ in range(limit):
-        if current is None or current.type == "identifier":
-            return current
-        if current.type not in ("member_expression", "call_expression", "subscript_expression"):
+        if current is None:
             return None
-        child = "function" if current.type == "call_expression" else "object"
+        kind = current.type
+        if kind == "identifier":
+            return current
+        if kind not in ("member_expression", "call_expression", "subscript_expression"):
+            return None
+        child = "function" if kind == "call_expression" else "object"
         current = unwrap(current.child_by_field_name(child))
     return None
 
@@ -412,18 +455,19 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
     keys: set[str] = set()
     open_ended = False
     for child in node.named_children:
-        if child.type == "pair":
-            key = property_key(child.child_by_field_name("key"))
+        kind = child.type
+        if kind == "pair":
+            key = property_key(leading_child(child, "key"))
             if key is None:
                 open_ended = True
             else:
                 keys.add(key)
-        elif child.type == "shorthand_property_identifier":
+        elif kind == "shorthand_property_identifier":
             keys.add(text(child))
-        elif child.type == "method_definition":
+        elif kind == "method_definition":
             key_node = child.child_by_field_name("name")
             keys.add(property_key(key_node) if key_node is not None else "")
-        elif child.type == "spread_element":
+        elif kind == "spread_element":
             open_ended = True
     return keys, open_ended
 
@@ -431,19 +475,25 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
 def object_value(node: Node, key: str) -> Node | None:
     """The value node of ``key`` in an object literal (the shorthand identifier itself for ``{ key }``)."""
     for child in node.named_children:
-        if child.type == "pair" and property_key(child.child_by_field_name("key")) == key:
-            return child.child_by_field_name("value")
-        if child.type == "shorthand_property_identifier" and text(child) == key:
+        kind = child.type
+        if kind == "pair" and property_key(leading_child(child, "key")) == key:
+            return trailing_child(child, "value")
+        if kind == "shorthand_property_identifier" and text(child) == key:
             return child
     return None
 
 
+def spells_any(written: bytes, words: Iterable[bytes]) -> bool:
+    """``written`` holds one of ``words``. Asked with ``find``: ``word in written`` on bytes first tries the word
+    as an integer, and formats a TypeError it then drops, at every ask."""
+    for word in words:
+        if written.find(word) != -1:
+            return True
+    return False
+
+
 def _start_of_first(pair: tuple[Node, Node]) -> int:
     return pair[0].start_byte
-
-
-def _start_of_call(call: Call) -> int:
-    return call.node.start_byte
 
 
 def _first_named_child(node: Node) -> Node | None:
@@ -459,7 +509,7 @@ class _Positions:
     """Nodes sorted by start, to ask 'is one of them inside this range' with a bisect."""
 
     def __init__(self, nodes: list[Node]) -> None:
-        self.nodes = sorted(nodes, key=lambda node: node.start_byte)
+        self.nodes = sorted(nodes, key=START_BYTE)
         self.starts = [node.start_byte for node in self.nodes]
 
     def within(self, start: int, end: int) -> list[Node]:
@@ -505,7 +555,7 @@ class ExecuteModel:
         params = parameters_of(function)
         self.parameter_count = len(params)
         self._first_parameter = params[0] if params else None
-        self.options = _options_param(params[1]) if len(params) > 1 else None
+        self.options = _options_param(params[1], script.source.data) if len(params) > 1 else None
         self.signal_names: set[str] = set()
         self.options_names: set[str] = set()
         self._seed_signal_names()
@@ -542,7 +592,7 @@ class ExecuteModel:
 
     @built_once
     def input(self) -> InputParam | None:
-        return _input_param(self._first_parameter) if self._first_parameter is not None else None
+        return _input_param(self._first_parameter, self.source.data) if self._first_parameter is not None else None
 
     @built_once
     def abort_checks(self) -> list[Node]:
@@ -633,7 +683,7 @@ class ExecuteModel:
             self.options_names.add(options.name)
         elif options.pattern.type == "object_pattern":
             for child in options.pattern.named_children:
-                local = _signal_local(child)
+                local = _signal_local(child, self.source.data)
                 if local is not None:
                     self.signal_names.add(local)
 
@@ -643,8 +693,9 @@ class ExecuteModel:
         if not declarators and not assignments:
             return
         # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
-        bindings = [(node, "name", "value", node.text) for node, _ in declarators]
-        bindings.extend((node, "left", "right", node.text) for node, _ in assignments)
+        data = self.source.data
+        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node, _ in declarators]
+        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node, _ in assignments)
 
         def known() -> tuple[int, int]:
             return len(self.signal_names), len(self.options_names)
@@ -655,7 +706,7 @@ class ExecuteModel:
             for node, target, value, written in bindings:
                 if words is None:
                     words = self._signal_words() + (b"AbortSignal",)
-                if any(word in written for word in words):
+                if spells_any(written, words):
                     names = known()
                     self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
                     if known() != names:
@@ -676,7 +727,7 @@ class ExecuteModel:
                 self.signal_names.add(name)
         elif target.type == "object_pattern" and value.type == "identifier" and text(value) in self.options_names:
             for child in target.named_children:
-                local = _signal_local(child)
+                local = _signal_local(child, self.source.data)
                 if local is not None:
                     self.signal_names.add(local)
 
@@ -705,10 +756,11 @@ class ExecuteModel:
         node = unwrap(node)
         if node is None:
             return False
-        if node.type == "identifier":
+        kind = node.type
+        if kind == "identifier":
             name = text(node)
             return name in self.signal_names or name in self.options_names or name == "signal"
-        return node.type == "member_expression" and member_name(node) == "signal"
+        return kind == "member_expression" and member_name(node) == "signal"
 
     def _signal_words(self) -> tuple[bytes, ...]:
         """The texts a mention of the signal is written with: a node whose text has none of them mentions none."""
@@ -756,8 +808,8 @@ class ExecuteModel:
             return False
         if self._signal_names_known:
             return self._signal_mentions.any_within(node)
-        written = node.text
-        if not any(word in written for word in self._signal_words()):
+        written = self.source.data[node.start_byte:node.end_byte]
+        if not spells_any(written, self._signal_words()):
             return False
         names = self.signal_names | self.options_names
         stack = [node]
@@ -825,18 +877,28 @@ class ExecuteModel:
         walked = self._walked_by_kind
         if body.type != "statement_block":
             walked["return_statement"].append((body, function))  # an arrow's expression body is its return
-        action_of = _walk_actions(self.script.language).get
+        actions = _walk_actions(self.script.language)
         identifiers = self._identifiers
+        members = walked["member_expression"]
         stack = [body]
-        pop, look_into = stack.pop, stack.extend
+        pop, push, look_into = stack.pop, stack.append, stack.extend
         while stack:
             node = pop()
-            action = action_of(node.kind_id)
+            try:
+                action = actions[node.kind_id]
+            except IndexError:  # an ERROR node: its kind id lies past the grammar's, and it is looked into
+                action = None
             if action is None:
                 look_into(node.named_children)
             elif action.__class__ is str:
                 walked[action].append((node, function))
                 look_into(node.named_children)
+            elif action == _MEMBER:
+                members.append((node, function))
+                if node.has_error:
+                    look_into(node.named_children)
+                else:
+                    push(node.children[0])  # the object: the rest is a dot and a property name
             elif action == _IDENTIFIER:
                 identifiers.append(node)
             elif action == _FUNCTION:
@@ -900,16 +962,16 @@ class ExecuteModel:
             call = by_id[node.id] = self._call(node, owner)
             calls.append(call)
         for node, owner in self._walked_by_kind.get("new_expression", ()):
-            name, root = callee_names(unwrap(node.child_by_field_name("constructor")))
+            name, root = callee_names(unwrap(node.child_by_field_name("constructor")), self.source.data)
             call = by_id[node.id] = Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
             calls.append(call)
         if len(calls) > 1:
-            calls.sort(key=_start_of_call)
+            calls.sort(key=NODE_START)
 
     def _call(self, node: Node, owner: Node) -> Call:
         """A call expression's callee, named."""
-        callee = unwrap(node.child_by_field_name("function"))
-        name, root = callee_names(callee)
+        callee = unwrap(leading_child(node, "function"))
+        name, root = callee_names(callee, self.source.data)
         if callee is None or callee.type != "member_expression":
             return Call(node, strip_global(name), None, None, owner, root)
         if name is not None and not name.endswith("."):
@@ -1101,16 +1163,17 @@ class ExecuteModel:
             return False
         child = node
         for current in self.ancestors(node):
-            if current.type in FUNCTION_KINDS:
+            kind = current.type
+            if kind in FUNCTION_KINDS:
                 break
-            if current.type in ("if_statement", "ternary_expression"):
+            if kind in ("if_statement", "ternary_expression"):
                 condition = current.child_by_field_name("condition")
                 if condition is not None and child != condition and self.checks_abort_within(condition):
                     negated = text(unwrap(condition)).lstrip().startswith("!")
                     otherwise = child.type == "else_clause" or child == current.child_by_field_name("alternative")
                     if negated == otherwise:
                         return True
-            elif current.type == "catch_clause":
+            elif kind == "catch_clause":
                 body = current.child_by_field_name("body")
                 if body is not None and any(check.start_byte < node.start_byte and _leads_to(check, node)
                                             for check in self._abort_positions.within(body.start_byte, body.end_byte)):
@@ -1282,7 +1345,7 @@ class ExecuteModel:
             allowed = self._rejects_with_reason(call) or self.in_abort_listener(call.node) \
                 or self.abort_guarded(call.node)
             found.append(Reject(call.node, "reject", allowed))
-        found.sort(key=lambda reject: reject.node.start_byte)
+        found.sort(key=NODE_START)
         return found
 
     def _rejects_with_reason(self, call: Call) -> bool:
@@ -1383,7 +1446,7 @@ class ExecuteModel:
             target = strip_global(dotted_name(node.child_by_field_name("left")))
             if target in apis.WRITE_ASSIGNMENTS:
                 found.append(Write(node, "cookie", f"{target} ="))
-        found.sort(key=lambda write: write.node.start_byte)
+        found.sort(key=NODE_START)
         return found
 
     def _is_object_store(self, receiver: Node) -> bool:
@@ -1427,7 +1490,7 @@ class ExecuteModel:
                 target = declarator.child_by_field_name("name")
                 value = declarator.child_by_field_name("value")
                 if target is not None and _derived_from(value, names):
-                    names.update(_pattern_locals(target))
+                    names.update(_pattern_locals(target, self.source.data))
             if len(names) == before:
                 break
         return names
@@ -1450,10 +1513,10 @@ class ExecuteModel:
             target = declarator.child_by_field_name("name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is not None and target.type == "object_pattern" and self._is_input(value):
-                for key in _destructured_keys(target).values():
+                for key in _destructured_keys(target, self.source.data).values():
                     reads.setdefault(key.key, []).append(key.node)
         for nodes in reads.values():
-            nodes.sort(key=lambda node: node.start_byte)
+            nodes.sort(key=START_BYTE)
         return reads
 
     @property
@@ -1489,7 +1552,8 @@ class ExecuteModel:
             if target is None or value is None:
                 continue
             if target.type == "object_pattern" and self._is_input(value):
-                locals_.update({key.local: key.key for key in _destructured_keys(target).values() if key.local})
+                keys = _destructured_keys(target, self.source.data)
+                locals_.update({key.local: key.key for key in keys.values() if key.local})
             elif target.type == "identifier":
                 key = self.input_member_key(value)
                 if key is not None:
@@ -1507,7 +1571,8 @@ class ExecuteModel:
             target = declarator.child_by_field_name("name")
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
-                keys.update(key.key for key in _destructured_keys(target).values() if key.default is not None)
+                destructured = _destructured_keys(target, self.source.data)
+                keys.update(key.key for key in destructured.values() if key.default is not None)
         return keys
 
     def keys_without_default(self, keys: list[str]) -> list[str]:
@@ -1617,10 +1682,11 @@ class ExecuteModel:
             return False
         names = self.input_names
         written_names = [name.encode() for name in names]
+        data = self.source.data
 
         def mentions_input(node: Node) -> bool:
-            written = node.text  # a name it uses is spelled in its text
-            return any(name in written for name in written_names) \
+            written = data[node.start_byte:node.end_byte]  # a name it uses is spelled in its text
+            return spells_any(written, written_names) \
                 and mentions_names(node, names, MENTION_LIMIT, into_functions=False)
 
         return any(mentions_input(node) and _in_if_condition(node) for node in negations) \
@@ -1669,19 +1735,19 @@ def value_branches(value: Node | None) -> list[Node]:
     return found
 
 
-def _signal_local(element: Node) -> str | None:
+def _signal_local(element: Node, data: bytes) -> str | None:
     """The local name an options pattern element gives the signal: ``signal``, ``signal: s``, ``signal = x``."""
     kind = element.type
-    if kind == "shorthand_property_identifier_pattern" and text(element) == "signal":
+    if kind == "shorthand_property_identifier_pattern" and spelled(data, element) == "signal":
         return "signal"
     if kind == "object_assignment_pattern":
-        left = element.child_by_field_name("left")
-        if left is not None and text(left) == "signal":
+        left = leading_child(element, "left")
+        if left is not None and spelled(data, left) == "signal":
             return "signal"
-    if kind == "pair_pattern" and property_key(element.child_by_field_name("key")) == "signal":
-        value, _ = parameter_pattern(element.child_by_field_name("value"))
+    if kind == "pair_pattern" and property_key(leading_child(element, "key")) == "signal":
+        value, _ = parameter_pattern(trailing_child(element, "value"))
         if value.type == "identifier":
-            return text(value)
+            return spelled(data, value)
     return None
 
 
@@ -1700,50 +1766,51 @@ def _token_names_signal(kind: str, written: bytes, names: set[bytes]) -> bool:
     return kind == "property_identifier" and written == b"signal"
 
 
-def _destructured_keys(pattern: Node) -> dict[str, InputKey]:
+def _destructured_keys(pattern: Node, data: bytes) -> dict[str, InputKey]:
+    """The keys an object pattern of the file ``data`` holds destructures, each with its local name and default."""
     keys: dict[str, InputKey] = {}
     for child in pattern.named_children:
         kind = child.type
         if kind == "shorthand_property_identifier_pattern":
-            name = text(child)
+            name = spelled(data, child)
             keys[name] = InputKey(name, child, name, None)
         elif kind == "object_assignment_pattern":
-            left = child.child_by_field_name("left")
+            left = leading_child(child, "left")
             if left is not None:
-                name = text(left)
-                keys[name] = InputKey(name, child, name, child.child_by_field_name("right"))
+                name = spelled(data, left)
+                keys[name] = InputKey(name, child, name, trailing_child(child, "right"))
         elif kind == "pair_pattern":
-            key = property_key(child.child_by_field_name("key"))
-            value = child.child_by_field_name("value")
+            key = property_key(leading_child(child, "key"))
+            value = trailing_child(child, "value")
             if key is None or value is None:
                 continue
             local, default = parameter_pattern(value)
-            keys[key] = InputKey(key, child, text(local) if local.type == "identifier" else None, default)
+            keys[key] = InputKey(key, child, spelled(data, local) if local.type == "identifier" else None, default)
     return keys
 
 
-def _input_param(parameter: Node) -> InputParam:
+def _input_param(parameter: Node, data: bytes) -> InputParam:
     pattern, _ = parameter_pattern(parameter)
     kind = pattern.type
     if kind == "identifier":
-        return InputParam(parameter, text(pattern))
+        return InputParam(parameter, spelled(data, pattern))
     if kind == "object_pattern":
-        return InputParam(parameter, None, _destructured_keys(pattern))
+        return InputParam(parameter, None, _destructured_keys(pattern, data))
     return InputParam(parameter, None)
 
 
-def _options_param(parameter: Node) -> OptionsParam:
+def _options_param(parameter: Node, data: bytes) -> OptionsParam:
     pattern, _ = parameter_pattern(parameter)
-    return OptionsParam(parameter, pattern, text(pattern) if pattern.type == "identifier" else None)
+    return OptionsParam(parameter, pattern, spelled(data, pattern) if pattern.type == "identifier" else None)
 
 
-def _pattern_locals(pattern: Node) -> set[str]:
+def _pattern_locals(pattern: Node, data: bytes) -> set[str]:
     if pattern.type == "identifier":
-        return {text(pattern)}
+        return {spelled(data, pattern)}
     if pattern.type == "object_pattern":
-        return {key.local for key in _destructured_keys(pattern).values() if key.local}
+        return {key.local for key in _destructured_keys(pattern, data).values() if key.local}
     if pattern.type == "array_pattern":
-        return {text(child) for child in pattern.named_children if child.type == "identifier"}
+        return {spelled(data, child) for child in pattern.named_children if child.type == "identifier"}
     return set()
 
 
@@ -1788,11 +1855,10 @@ def _leads_to(check: Node, node: Node) -> bool:
     Nor does ``signal.throwIfAborted()``: what follows it runs only when the run goes on."""
     if check.type == "call_expression":
         return False
-    condition = check
-    while condition.parent is not None and condition.parent.type in (
+    condition, statement = check, check.parent  # each .parent is worked out going down from the root
+    while statement is not None and statement.type in (
             "parenthesized_expression", "binary_expression", "unary_expression", "member_expression"):
-        condition = condition.parent
-    statement = condition.parent
+        condition, statement = statement, statement.parent
     if statement is None or statement.type != "if_statement" or statement.child_by_field_name("condition") != condition:
         return True
     negated = text(unwrap(condition)).lstrip().startswith("!")
@@ -1802,9 +1868,14 @@ def _leads_to(check: Node, node: Node) -> bool:
 def _enclosing_if_condition(node: Node) -> Node | None:
     """The condition of the nearest ``if`` whose branch holds ``node`` (within its function)."""
     child, current = node, node.parent
-    while current is not None and current.type not in FUNCTION_KINDS:
-        if current.type == "if_statement" and current.child_by_field_name("condition") != child:
-            return current.child_by_field_name("condition")
+    while current is not None:
+        kind = current.type
+        if kind in FUNCTION_KINDS:
+            break
+        if kind == "if_statement":
+            condition = current.child_by_field_name("condition")
+            if condition != child:
+                return condition
         child, current = current, current.parent
     return None
 
@@ -1815,9 +1886,10 @@ def _names_in(node: Node) -> list[Node]:
     stack = [node]
     while stack and len(found) < MENTION_LIMIT:
         current = stack.pop()
-        if current.type in ("identifier", "member_expression", "subscript_expression"):
+        kind = current.type
+        if kind in ("identifier", "member_expression", "subscript_expression"):
             found.append(current)
-        if current.type not in FUNCTION_KINDS:
+        if kind not in FUNCTION_KINDS:
             stack.extend(current.named_children)
     return found
 
@@ -1825,9 +1897,12 @@ def _names_in(node: Node) -> list[Node]:
 def _in_if_condition(node: Node) -> bool:
     child, current = node, node.parent
     for _ in range(8):
-        if current is None or current.type in FUNCTION_KINDS:
+        if current is None:
             return False
-        if current.type == "if_statement":
+        kind = current.type
+        if kind in FUNCTION_KINDS:
+            return False
+        if kind == "if_statement":
             return current.child_by_field_name("condition") == child
         child, current = current, current.parent
     return False

@@ -19,12 +19,14 @@ from webmcp_lint.execute import (
     dotted_name,
     execute_of,
     function_head,
+    leading_child,
     parameter_pattern,
+    trailing_child,
     value_branches,
 )
 from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
-from webmcp_lint.scope import FUNCTION_KINDS
+from webmcp_lint.scope import FUNCTION_KINDS, spelled
 from webmcp_lint.syntax import member_name, spelled_nodes, text, unwrap
 
 SHOWN_TEXT = 48  # longest piece of code quoted in a message
@@ -258,8 +260,11 @@ def _timers_cleared_in_finally(model: ExecuteModel) -> set[str]:
     for call in model.calls:
         if call.name in ("clearTimeout", "clearInterval") and call.arguments:
             ancestor = call.node.parent
-            while ancestor is not None and ancestor.type not in FUNCTION_KINDS:
-                if ancestor.type == "finally_clause":
+            while ancestor is not None:
+                kind = ancestor.type
+                if kind in FUNCTION_KINDS:
+                    break
+                if kind == "finally_clause":
                     names.add(text(call.arguments[0]))
                     break
                 ancestor = ancestor.parent
@@ -434,8 +439,13 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
     for branch in value_branches(value):
         kind = branch.type
         if kind == "object":
-            members = [child.child_by_field_name("value") if child.type == "pair" else child
-                       for child in branch.named_children if child.type in ("pair", "shorthand_property_identifier")]
+            members = []
+            for child in branch.named_children:
+                member_kind = child.type
+                if member_kind == "pair":
+                    members.append(trailing_child(child, "value"))
+                elif member_kind == "shorthand_property_identifier":
+                    members.append(child)
         elif kind == "array":
             members = [child for child in branch.named_children if child.type != "spread_element"]
         else:
@@ -449,20 +459,24 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
             continue  # a literal, a member read, an operation: JSON carries what it gives
         resolved, caught = model.returned_value(shown)
         reason = "the caught error, which serialises to `{}` so its message is lost; return `{ error: err.message }`" \
-            if caught else _reason(resolved)
+            if caught else _reason(resolved, model.source.data)
         if reason is not None:
             found.append((shown, reason))
     return found
 
 
-def _last_name(callee: Node) -> str | None:
-    """The last name of a callee: ``f`` in ``f`` and ``a.b.f``."""
-    if callee.type == "identifier":
-        return text(callee)
-    return member_name(callee)
+def _last_name(callee: Node, data: bytes) -> str | None:
+    """The last name of a callee of the file ``data`` holds: ``f`` in ``f`` and ``a.b.f``."""
+    kind = callee.type
+    if kind == "identifier":
+        return spelled(data, callee)
+    if kind == "member_expression":
+        prop = trailing_child(callee, "property")
+        return spelled(data, prop) if prop is not None else None
+    return None
 
 
-def _reason(node: Node | None) -> str | None:
+def _reason(node: Node | None, data: bytes) -> str | None:
     if node is None:
         return None
     kind = node.type
@@ -479,8 +493,8 @@ def _reason(node: Node | None) -> str | None:
     if kind in FUNCTION_KINDS or kind in ("function_expression", "class"):
         return "a function, which JSON drops; return data"
     if kind == "call_expression":
-        callee = unwrap(node.child_by_field_name("function"))
-        if callee is None or _last_name(callee) not in UNSERIALIZABLE_CALL_ENDINGS:
+        callee = unwrap(leading_child(node, "function"))
+        if callee is None or _last_name(callee, data) not in UNSERIALIZABLE_CALL_ENDINGS:
             return None
         name = dotted_name(callee)
         if name in ("Symbol", "Symbol.for"):
