@@ -42,7 +42,8 @@ def diagnostic_json(diagnostic: Diagnostic) -> dict:
 
 
 class _Encoded(dict):
-    """The JSON strings of texts a report repeats (codes, names, severities, paths), each encoded once."""
+    """The JSON strings of texts a report repeats (codes, names, severities, paths, messages, tool names), each
+    encoded once: 1,646 findings on the 200-file benchmark hold 91 distinct messages."""
 
     def __missing__(self, text: str) -> str:
         encoded = self[text] = encode_basestring(text)
@@ -54,9 +55,9 @@ def _diagnostic_text(diagnostic: Diagnostic, template: str, encoded: _Encoded) -
     without asking (a report holds thousands of findings)."""
     code, name, severity, message, path, line, column, end_line, end_column, tool_name, fix = \
         diagnostic_values(diagnostic)
-    return RawJSON(template % (encoded[code], encoded[name], encoded[severity], encode_basestring(message),
+    return RawJSON(template % (encoded[code], encoded[name], encoded[severity], encoded[message],
                                encoded[path], line, column, end_line, end_column,
-                               "null" if tool_name is None else encode_basestring(tool_name),
+                               "null" if tool_name is None else encoded[tool_name],
                                "null" if fix is None else indented_json(fix, DIAGNOSTIC_LEVEL + 1)))
 
 
