@@ -27,6 +27,10 @@ def source_of(url: str, before: str = "") -> str | None:
     ("`\\x2f\\x2fevil.example/${PAGE}`", "other"),  # an escaped head is decoded, as the evaluated value is
     ("`\\x2f\\x2fevil.example/${id}`", "same"),  # not static: the head is read as written
     ("`${id}`", "input"),
+    ("`HTTPS://api.example.com/${id}`", "other"),  # a scheme in any case
+    ("`\u017ftp://api.example.com/${id}`", "other"),  # "ſ" folds to "s", as re.IGNORECASE reads it
+    ("`\u212a:${PATH}`", "other"),  # "K" folds to "k": "K:" may start a scheme, so the value decides
+    ("`\u00e9:${PATH}`", "same"),  # "é" folds to no ASCII letter: no scheme starts so
 ])
 def test_template_urls(url, expected):
     before = ('const BASE = "https://api.example.com"; const HOST = "/evil.example"; const PATH = "//x.example/a";'
