@@ -10,6 +10,7 @@ A receiver is a model context when it is ``document.modelContext`` (through
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 
 from tree_sitter import Node
 
@@ -90,14 +91,24 @@ def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
     return None
 
 
-def members_reading_model_context(script: Script) -> list[Node]:
-    """``x.modelContext`` and ``x?.modelContext`` member expressions, where the text spells the property."""
+def members_reading_model_context(spellings: list[Node]) -> list[Node]:
+    """``x.modelContext`` and ``x?.modelContext`` member expressions, from the nodes spelling modelContext."""
     members = []
-    for node in spelled_nodes(script.tree.root_node, script.source.data, b"modelContext"):
+    for node in spellings:
         member = node.parent if node.type == "property_identifier" else None
         if member is not None and member.type == "member_expression":  # a property name is only ever its property
             members.append(member)
     return members
+
+
+def _feature_checks(spellings: list[Node]) -> Iterator[Node]:
+    """``"modelContext" in x`` expressions, from the nodes spelling modelContext: the string's text is one
+    fragment, and the expression starts with the string (no need to look at every binary expression)."""
+    for node in spellings:
+        string = node.parent if node.type == "string_fragment" else None
+        binary = string.parent if string is not None else None
+        if binary is not None and binary.type == "binary_expression" and binary.start_byte == string.start_byte:
+            yield binary
 
 
 def _source_kind(definition: Node) -> SourceKind:
@@ -171,9 +182,8 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                                 and text(child) == "modelContext":
                             analysis.navigator_reaches.append(NavigatorReach(script, declarator, unwrap(init)))
 
-    for binary in script.of_kind("binary_expression"):
-        if not data.startswith(b"modelContext", binary.start_byte + 1):
-            continue  # the left operand is not the string "modelContext" (it starts where the binary does)
+    spellings = spelled_nodes(script.tree.root_node, data, b"modelContext")
+    for binary in _feature_checks(spellings):
         operator = binary.child_by_field_name("operator")
         left = binary.child_by_field_name("left")
         if operator is not None and operator.type == "in" and left is not None and left.type == "string" \
@@ -184,7 +194,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     refs: dict[int, ModelContextRef] = {}
     subscripts = [subscript for subscript in script.of_kind("subscript_expression")
                   if _may_spell_model_context(data, subscript.start_byte, subscript.end_byte)]
-    for member in members_reading_model_context(script) + subscripts:
+    for member in members_reading_model_context(spellings) + subscripts:
         if reads_model_context(member):
             kind = model_context_kind(member, script)
             if kind is not None:
@@ -300,7 +310,7 @@ EXTRACTOR = Extractor(
     name="imperative",
     # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
     triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
-    kinds=frozenset({"subscript_expression", "call_expression", "binary_expression", "variable_declarator"}),
+    kinds=frozenset({"subscript_expression", "call_expression", "variable_declarator"}),
     extract=_extract,
     order=10,
 )
