@@ -66,18 +66,21 @@ def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
     node = unwrap(node)
     if node is None or depth > 8:
         return None
-    if reads_model_context(node):
+    kind = node.type  # read once: each ``.type`` makes a string
+    if kind == "member_expression" or kind == "subscript_expression":
+        if not reads_model_context(node):
+            return None
         owner = node.child_by_field_name("object")
         if is_global_name(owner, "document", script.scopes):
             return "document"
         if is_global_name(owner, "navigator", script.scopes):
             return "navigator"
         return None
-    if node.type == "binary_expression" and node.child_by_field_name("operator").type in ("??", "||"):
+    if kind == "binary_expression" and node.child_by_field_name("operator").type in ("??", "||"):
         # `document.modelContext ?? navigator.modelContext`: the fallback the Angular and React packages use
         kinds = [model_context_kind(node.child_by_field_name(side), script, depth + 1) for side in ("left", "right")]
         return "document" if "document" in kinds else kinds[0] or kinds[1]
-    if node.type == "identifier":
+    if kind == "identifier":
         binding = script.scopes.resolve(node)
         if binding is None or binding.init is None or binding.kind not in ("const", "let", "var"):
             return None
