@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -28,7 +29,7 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
-from webmcp_lint.scope import FUNCTION_KINDS, Fields
+from webmcp_lint.scope import FUNCTION_KINDS, Fields, pattern_names, spelled
 from webmcp_lint.syntax import (WRAPPED_CALLEE_STARTS, call_arguments, enclosing_function, is_global_name,
                                 reads_property, spelled_nodes, text, unwrap)
 
@@ -81,6 +82,8 @@ def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
         kinds = [model_context_kind(node.child_by_field_name(side), script, depth + 1) for side in ("left", "right")]
         return "document" if "document" in kinds else kinds[0] or kinds[1]
     if kind == "identifier":
+        if spelled(script.scopes.data, node) not in _alias_declarators(script).names:
+            return None  # no declaration of the name may make it a model context: no need to resolve it
         binding = script.scopes.resolve(node)
         if binding is None or binding.init is None or binding.kind not in ("const", "let", "var"):
             return None
@@ -92,6 +95,38 @@ def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
             if is_global_name(binding.init, "navigator", script.scopes):
                 return "navigator"
     return None
+
+
+class AliasDeclarators(NamedTuple):
+    """The declarators through which a variable may hold a model context, read once per script.
+
+    ``named``: (name, value) of each ``x = value`` whose value may be one; ``patterns``: (declarator, pattern,
+    value) of each destructuring whose text may spell modelContext; ``names``: every name these declare. An
+    identifier spelled otherwise never holds a model context (a variable holds one only through its
+    declarator), so it needs no resolving.
+    """
+
+    named: list[tuple[Node, Node]]
+    patterns: list[tuple[Node, Node, Node]]
+    names: frozenset[str]
+
+
+def _alias_declarators(script: Script) -> AliasDeclarators:
+    return script.once("model context alias declarators", lambda: _find_alias_declarators(script))
+
+
+def _find_alias_declarators(script: Script) -> AliasDeclarators:
+    data = script.scopes.data
+    named, patterns, names = [], [], set()
+    for declarator, name, init in script.initialised_declarators():
+        if name.type == "identifier":
+            if _may_hold_model_context(init, data):
+                named.append((name, init))
+                names.add(spelled(data, name))
+        elif _may_spell_model_context(data, name.start_byte, name.end_byte):
+            patterns.append((declarator, name, init))
+            names.update(spelled(data, identifier) for identifier, _ in pattern_names(name))
+    return AliasDeclarators(named, patterns, frozenset(names))
 
 
 def members_reading_model_context(spellings: list[Node]) -> list[Node]:
@@ -166,10 +201,12 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     scopes = script.scopes
     data = script.source.data
     alias_names = set()
-    for declarator, name, init in script.initialised_declarators():
-        if _may_hold_model_context(init, data) and name.type == "identifier" and model_context_kind(init, script):
+    declarators = _alias_declarators(script)
+    for name, init in declarators.named:
+        if model_context_kind(init, script):
             alias_names.add(text(name))
-        elif data.find(b"modelContext", name.start_byte, name.end_byte) != -1 and name.type == "object_pattern":
+    for declarator, name, init in declarators.patterns:
+        if data.find(b"modelContext", name.start_byte, name.end_byte) != -1 and name.type == "object_pattern":
             for holder in ("navigator", "document"):
                 if is_global_name(init, holder, scopes):
                     for child in name.named_children:
