@@ -396,7 +396,8 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]
     a plain function (no generator made per assignment) that hands the engine their findings."""
     if node.type == "program":
         return _event_listener_findings(script)
-    left = node.child_by_field_name("left")
+    fields = script.scopes.fields  # the assignment is the script's own node
+    left = fields.read(node, fields.left)
     if left is None or script.source.data.find(b"on", left.start_byte, left.end_byte) == -1:
         return None  # a handler's name starts with "on", as written (most assignments spell no "on" at all)
     target = unwrap(left)
@@ -427,14 +428,15 @@ def _event_listener_findings(script: Script) -> Iterator[Finding]:
 def _event_listener_call_findings(call: Node, script: Script) -> Iterator[Finding]:
     """A call where the text spells ``addEventListener``: on the model context, an event it never fires; on
     window, an event that moved to the model context."""
-    callee = unwrap(call.child_by_field_name("function"))
+    fields = script.scopes.fields  # the call is the script's own node
+    callee = unwrap(fields.read(call, fields.function))
     if callee is None:
         return
     if callee.type == "identifier":
         on_window = callee.text == b"addEventListener" and script.scopes.is_global(callee)
         on_model_context = False
     elif reads_property(callee, b"addEventListener"):
-        receiver = callee.child_by_field_name("object")
+        receiver = fields.read(callee, fields.object)
         on_model_context = model_context_kind(receiver, script) is not None
         on_window = not on_model_context and _is_window(receiver, script)
     else:
