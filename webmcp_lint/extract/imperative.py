@@ -255,7 +255,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
 
     for call in _calls_at(script, {ref.node.start_byte for ref in refs.values()}):
         callee = unwrap(read(call, fields.function))
-        called = _called_method(callee, fields)
+        called = _called_method(callee, fields, data)
         if called is None:
             continue
         receiver_node = unwrap(read(callee, fields.object))
@@ -270,15 +270,17 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
         analysis.has_webmcp_code = True
 
 
-def _called_method(callee: Node | None, fields: Fields) -> tuple[Node, str] | None:
+def _called_method(callee: Node | None, fields: Fields, data: bytes) -> tuple[Node, str] | None:
     """The method's node and name of a call ``a.m()``, ``a?.m()`` or ``a["m"]()`` (a static key, as ESLint's
-    static property names read it); None for any other callee."""
+    static property names read it); None for any other callee. ``callee`` is a node of the script whose
+    ``fields`` and ``data`` are given."""
     if callee is None:
         return None
-    if callee.type == "member_expression":
+    kind = callee.type
+    if kind == "member_expression":
         method_node = fields.read(callee, fields.property)
-        return None if method_node is None else (method_node, text(method_node))
-    if callee.type == "subscript_expression":
+        return None if method_node is None else (method_node, spelled(data, method_node))
+    if kind == "subscript_expression":
         method_node = unwrap(callee.child_by_field_name("index"))
         method = string_value(method_node) if method_node is not None else None
         return None if method is None else (method_node, method)
