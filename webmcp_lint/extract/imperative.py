@@ -222,7 +222,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                                 and text(child) == "modelContext":
                             analysis.navigator_reaches.append(NavigatorReach(script, declarator, unwrap(init)))
 
-    spellings = spelled_nodes(script.tree.root_node, data, b"modelContext")
+    spellings = spelled_nodes(script.root, data, b"modelContext")
     for binary in _feature_checks(spellings):
         operator = binary.child_by_field_name("operator")
         left = binary.child_by_field_name("left")

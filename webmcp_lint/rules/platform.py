@@ -102,7 +102,7 @@ def accessed_member(node: Node, fields: Fields) -> Node | None:
 def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> bool:
     """Whether every path to ``node`` passes a check that a model context exists (``exits``: a cache)."""
     child = node
-    for parent in ancestors_under(script.tree.root_node, node):
+    for parent in ancestors_under(script.root, node):
         kind = parent.type
         if kind in ("if_statement", "ternary_expression", "while_statement"):
             condition = parent.child_by_field_name("condition")
@@ -466,7 +466,7 @@ def _listener_calls(script: Script) -> list[Node]:
     looking at every call's callee.
     """
     calls = {}
-    for name in spelled_nodes(script.tree.root_node, script.source.data, b"addEventListener"):
+    for name in spelled_nodes(script.root, script.source.data, b"addEventListener"):
         node = name.parent
         while node is not None and node.type != "call_expression":
             node = node.parent
