@@ -157,6 +157,15 @@ def test_model_context_references_and_navigator_reaches():
                                                                          b"navigator.modelContext"]
 
 
+def test_only_a_string_in_navigator_is_a_feature_check():
+    code = ("if ('modelContext' in navigator && \"modelContext\" in window.navigator) {}\n"
+            "if (('modelContext') in navigator || 'modelContext\\n' in navigator || 'modelContext' in document) {}\n"
+            "const modelContext = 'modelContext' + navigator;\n")
+    analysis = analyze(code)
+    assert [reach.node.text for reach in analysis.navigator_reaches] == [
+        b"'modelContext' in navigator", b'"modelContext" in window.navigator']
+
+
 def test_files_without_trigger_words_are_never_parsed():
     analysis = analyze("server.registerTool('x', {}, handler);")
     assert analysis.scripts == [] and not analysis.has_webmcp_code

@@ -205,6 +205,13 @@ def test_wm106_accepts_handled_promises(code):
     ('(document.modelContext.addEventListener)("toolcall", f);', '"toolcall"'),
     ('((window.addEventListener))("toolcancel", f);', '"toolcancel"'),
     ('run(() => document.modelContext.addEventListener("toolcall", f));', '"toolcall"'),
+    # Receivers that hold a model context through their declarations: an alias of an alias declared later,
+    # a fallback, destructuring with a default.
+    ('function f() { mc.addEventListener("toolcall", f); }\nconst mc = context;\n'
+     'const context = (navigator.modelContext);', '"toolcall"'),
+    ('const mc = document.modelContext ?? navigator.modelContext;\nmc.addEventListener("toolcall", f);',
+     '"toolcall"'),
+    ('const { modelContext: mc = fallback } = navigator;\nmc.addEventListener("toolcall", f);', '"toolcall"'),
 ])
 def test_wm107_flags_unknown_events(code, expected):
     assert flagged_text(code, "WM107") == [expected]
@@ -224,6 +231,9 @@ def test_wm107_suggests_the_nearest_event():
     'button.addEventListener("toolschange", f);',
     "document.modelContext.addEventListener(eventName, f);",
     "function f(window) { window.addEventListener('toolactivated', g); }",
+    # A name that also names a model context elsewhere, but not in this scope.
+    'const mc = document.modelContext;\nfunction f(mc) { mc.addEventListener("toolcall", g); }',
+    'const { modelContext: mc } = navigator;\n{ const mc = other; mc.addEventListener("toolcall", g); }',
 ])
 def test_wm107_accepts_known_events(code):
     assert findings(code, "WM107") == []

@@ -153,7 +153,7 @@ def analyze_source(source: SourceFile, kinds: frozenset[str], index: ProjectInde
     analysis.has_webmcp_code = True
     for script in analysis.scripts:
         # Markup is forgiving (browsers recover from anything): only script parse errors count.
-        error = first_error(script.tree.root_node) if script.language != HTML else None
+        error = first_error(script.root) if script.language != HTML else None
         if error is not None:
             analysis.parse_errors.append((script, error))
     for extractor in all_extractors():

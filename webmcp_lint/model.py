@@ -72,7 +72,8 @@ class Script(Record):
         self.evaluator = evaluator
         self.index = index  # the run's modules, for names imported from local files
         self._derived: dict = {}
-        _SCRIPTS_BY_ROOT[tree.root_node.id] = self
+        self.root = tree.root_node  # kept: each ``tree.root_node`` makes a new Node
+        _SCRIPTS_BY_ROOT[self.root.id] = self
 
     def of_kind(self, kind: str) -> list[Node]:
         return self.nodes.get(kind, [])
@@ -89,7 +90,7 @@ class Script(Record):
 
     def holds(self, node: Node) -> bool:
         """``node`` is a node of this script's tree (the one its byte range leads to from the root)."""
-        return self.tree.root_node.descendant_for_byte_range(node.start_byte, node.end_byte) == node
+        return self.root.descendant_for_byte_range(node.start_byte, node.end_byte) == node
 
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
         """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""

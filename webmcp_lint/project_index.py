@@ -130,6 +130,10 @@ class ProjectIndex:
         self._exports: dict[int, ModuleExports] = {}
         self._resolving: list[tuple[Path, str]] = []
         self._json: dict[Path, JsonDocument | None] = {}
+        # The answers of the searches whose checked paths this index already recorded in ``looked_at``.
+        self._recorded_lookups: dict[Hashable, Path | None] = {}
+        # The last file ``directory_of`` answered for (asked for one file many times in a row).
+        self._last_directory: tuple[Path | None, str] = (None, "")
         # Indexes of one run may share what they learn of the disk (each still records what it asks).
         self.facts = facts if facts is not None else FileFacts()
 
@@ -219,7 +223,10 @@ class ProjectIndex:
         return known
 
     def first_file(self, key: Hashable, candidates: Callable[[], Iterable[Path]]) -> Path | None:
-        """The first of ``candidates`` that is a file (searched once per run under ``key``), recording each checked."""
+        """The first of ``candidates`` that is a file (searched once per run under ``key``), recording each checked
+        (once per index: ``looked_at`` only ever gains paths, so recording them again would change nothing)."""
+        if key in self._recorded_lookups:
+            return self._recorded_lookups[key]
         known = self.facts.lookups.get(key)
         if known is None:
             checked = []
@@ -233,6 +240,7 @@ class ProjectIndex:
             known = self.facts.lookups[key] = (found, tuple(checked))
         for path, present in known[1]:
             self.looked_at.setdefault(path, PRESENT if present else ABSENT)
+        self._recorded_lookups[key] = known[0]
         return known[0]
 
     def resolve_specifier(self, importer: Path, specifier: str) -> Path | None:
@@ -244,9 +252,13 @@ class ProjectIndex:
 
     def directory_of(self, file: Path) -> str:
         """The absolute directory holding ``file``, as text (a key cheaper to hash than a Path)."""
+        last_file, directory = self._last_directory
+        if file is last_file:
+            return directory
         directory = self.facts.directories.get(file)
         if directory is None:
             directory = self.facts.directories[file] = os.path.dirname(absolute(file))
+        self._last_directory = (file, directory)
         return directory
 
     def imported_files(self, scripts: Iterable[Script], importer: Path) -> list[Path]:

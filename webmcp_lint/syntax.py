@@ -122,7 +122,8 @@ def ancestors_under(top: Node, node: Node) -> list[Node]:
     """
     path: list[Node] = []
     current: Node | None = top
-    while current is not None and current.id != node.id:
+    target = node.id
+    while current is not None and current.id != target:
         path.append(current)
         current = current.child_with_descendant(node)
     if current is not None and path:

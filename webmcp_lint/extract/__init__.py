@@ -52,7 +52,7 @@ def identifiers_named(script: Script, names: set[str]) -> list[Node]:
     An identifier is a whole run of identifier characters, so a spelling with one of them just before
     or after it is part of a longer word: the tree is asked only about the others.
     """
-    root, data = script.tree.root_node, script.source.data
+    root, data = script.root, script.source.data
     first, last = root.start_byte, root.end_byte
     found = []
     for name in names:

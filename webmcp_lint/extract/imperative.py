@@ -10,6 +10,8 @@ A receiver is a model context when it is ``document.modelContext`` (through
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -27,7 +29,7 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
-from webmcp_lint.scope import FUNCTION_KINDS, Fields
+from webmcp_lint.scope import FUNCTION_KINDS, Fields, pattern_names, spelled
 from webmcp_lint.syntax import (WRAPPED_CALLEE_STARTS, call_arguments, enclosing_function, is_global_name,
                                 reads_property, spelled_nodes, text, unwrap)
 
@@ -65,18 +67,23 @@ def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
     node = unwrap(node)
     if node is None or depth > 8:
         return None
-    if reads_model_context(node):
+    kind = node.type  # read once: each ``.type`` makes a string
+    if kind == "member_expression" or kind == "subscript_expression":
+        if not reads_model_context(node):
+            return None
         owner = node.child_by_field_name("object")
         if is_global_name(owner, "document", script.scopes):
             return "document"
         if is_global_name(owner, "navigator", script.scopes):
             return "navigator"
         return None
-    if node.type == "binary_expression" and node.child_by_field_name("operator").type in ("??", "||"):
+    if kind == "binary_expression" and node.child_by_field_name("operator").type in ("??", "||"):
         # `document.modelContext ?? navigator.modelContext`: the fallback the Angular and React packages use
         kinds = [model_context_kind(node.child_by_field_name(side), script, depth + 1) for side in ("left", "right")]
         return "document" if "document" in kinds else kinds[0] or kinds[1]
-    if node.type == "identifier":
+    if kind == "identifier":
+        if spelled(script.scopes.data, node) not in _alias_declarators(script).names:
+            return None  # no declaration of the name may make it a model context: no need to resolve it
         binding = script.scopes.resolve(node)
         if binding is None or binding.init is None or binding.kind not in ("const", "let", "var"):
             return None
@@ -90,14 +97,56 @@ def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
     return None
 
 
-def members_reading_model_context(script: Script) -> list[Node]:
-    """``x.modelContext`` and ``x?.modelContext`` member expressions, where the text spells the property."""
+class AliasDeclarators(NamedTuple):
+    """The declarators through which a variable may hold a model context, read once per script.
+
+    ``named``: (name, value) of each ``x = value`` whose value may be one; ``patterns``: (declarator, pattern,
+    value) of each destructuring whose text may spell modelContext; ``names``: every name these declare. An
+    identifier spelled otherwise never holds a model context (a variable holds one only through its
+    declarator), so it needs no resolving.
+    """
+
+    named: list[tuple[Node, Node]]
+    patterns: list[tuple[Node, Node, Node]]
+    names: frozenset[str]
+
+
+def _alias_declarators(script: Script) -> AliasDeclarators:
+    return script.once("model context alias declarators", lambda: _find_alias_declarators(script))
+
+
+def _find_alias_declarators(script: Script) -> AliasDeclarators:
+    data = script.scopes.data
+    named, patterns, names = [], [], set()
+    for declarator, name, init in script.initialised_declarators():
+        if name.type == "identifier":
+            if _may_hold_model_context(init, data):
+                named.append((name, init))
+                names.add(spelled(data, name))
+        elif _may_spell_model_context(data, name.start_byte, name.end_byte):
+            patterns.append((declarator, name, init))
+            names.update(spelled(data, identifier) for identifier, _ in pattern_names(name))
+    return AliasDeclarators(named, patterns, frozenset(names))
+
+
+def members_reading_model_context(spellings: list[Node]) -> list[Node]:
+    """``x.modelContext`` and ``x?.modelContext`` member expressions, from the nodes spelling modelContext."""
     members = []
-    for node in spelled_nodes(script.tree.root_node, script.source.data, b"modelContext"):
+    for node in spellings:
         member = node.parent if node.type == "property_identifier" else None
         if member is not None and member.type == "member_expression":  # a property name is only ever its property
             members.append(member)
     return members
+
+
+def _feature_checks(spellings: list[Node]) -> Iterator[Node]:
+    """``"modelContext" in x`` expressions, from the nodes spelling modelContext: the string's text is one
+    fragment, and the expression starts with the string (no need to look at every binary expression)."""
+    for node in spellings:
+        string = node.parent if node.type == "string_fragment" else None
+        binary = string.parent if string is not None else None
+        if binary is not None and binary.type == "binary_expression" and binary.start_byte == string.start_byte:
+            yield binary
 
 
 def _source_kind(definition: Node) -> SourceKind:
@@ -152,10 +201,12 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     scopes = script.scopes
     data = script.source.data
     alias_names = set()
-    for declarator, name, init in script.initialised_declarators():
-        if _may_hold_model_context(init, data) and name.type == "identifier" and model_context_kind(init, script):
+    declarators = _alias_declarators(script)
+    for name, init in declarators.named:
+        if model_context_kind(init, script):
             alias_names.add(text(name))
-        elif data.find(b"modelContext", name.start_byte, name.end_byte) != -1 and name.type == "object_pattern":
+    for declarator, name, init in declarators.patterns:
+        if data.find(b"modelContext", name.start_byte, name.end_byte) != -1 and name.type == "object_pattern":
             for holder in ("navigator", "document"):
                 if is_global_name(init, holder, scopes):
                     for child in name.named_children:
@@ -171,9 +222,8 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
                                 and text(child) == "modelContext":
                             analysis.navigator_reaches.append(NavigatorReach(script, declarator, unwrap(init)))
 
-    for binary in script.of_kind("binary_expression"):
-        if not data.startswith(b"modelContext", binary.start_byte + 1):
-            continue  # the left operand is not the string "modelContext" (it starts where the binary does)
+    spellings = spelled_nodes(script.root, data, b"modelContext")
+    for binary in _feature_checks(spellings):
         operator = binary.child_by_field_name("operator")
         left = binary.child_by_field_name("left")
         if operator is not None and operator.type == "in" and left is not None and left.type == "string" \
@@ -184,7 +234,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
     refs: dict[int, ModelContextRef] = {}
     subscripts = [subscript for subscript in script.of_kind("subscript_expression")
                   if _may_spell_model_context(data, subscript.start_byte, subscript.end_byte)]
-    for member in members_reading_model_context(script) + subscripts:
+    for member in members_reading_model_context(spellings) + subscripts:
         if reads_model_context(member):
             kind = model_context_kind(member, script)
             if kind is not None:
@@ -205,7 +255,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
 
     for call in _calls_at(script, {ref.node.start_byte for ref in refs.values()}):
         callee = unwrap(read(call, fields.function))
-        called = _called_method(callee, fields)
+        called = _called_method(callee, fields, data)
         if called is None:
             continue
         receiver_node = unwrap(read(callee, fields.object))
@@ -220,15 +270,17 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
         analysis.has_webmcp_code = True
 
 
-def _called_method(callee: Node | None, fields: Fields) -> tuple[Node, str] | None:
+def _called_method(callee: Node | None, fields: Fields, data: bytes) -> tuple[Node, str] | None:
     """The method's node and name of a call ``a.m()``, ``a?.m()`` or ``a["m"]()`` (a static key, as ESLint's
-    static property names read it); None for any other callee."""
+    static property names read it); None for any other callee. ``callee`` is a node of the script whose
+    ``fields`` and ``data`` are given."""
     if callee is None:
         return None
-    if callee.type == "member_expression":
+    kind = callee.type
+    if kind == "member_expression":
         method_node = fields.read(callee, fields.property)
-        return None if method_node is None else (method_node, text(method_node))
-    if callee.type == "subscript_expression":
+        return None if method_node is None else (method_node, spelled(data, method_node))
+    if kind == "subscript_expression":
         method_node = unwrap(callee.child_by_field_name("index"))
         method = string_value(method_node) if method_node is not None else None
         return None if method is None else (method_node, method)
@@ -300,7 +352,7 @@ EXTRACTOR = Extractor(
     name="imperative",
     # Besides model contexts: hand-written WebMCP types (WM104) and the events that left window (WM107).
     triggers=(b"modelContext", b"ModelContext", b"toolactivated", b"toolcancel"),
-    kinds=frozenset({"subscript_expression", "call_expression", "binary_expression", "variable_declarator"}),
+    kinds=frozenset({"subscript_expression", "call_expression", "variable_declarator"}),
     extract=_extract,
     order=10,
 )

@@ -11,7 +11,7 @@ from webmcp_lint.extract.imperative import model_context_kind
 from webmcp_lint.languages import sort_outer_first
 from webmcp_lint.model import FileAnalysis, Finding, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, nodes, rule
-from webmcp_lint.scope import FUNCTION_KINDS
+from webmcp_lint.scope import FUNCTION_KINDS, Fields
 from webmcp_lint.suggest import closest, did_you_mean
 from webmcp_lint.syntax import (
     GLOBAL_OBJECTS,
@@ -77,7 +77,7 @@ def unguarded_model_context(analysis: FileAnalysis) -> Iterator[Finding]:
     for ref in analysis.model_context_refs:
         if ref.via_navigator:  # WM101 reports it (and its fix leads here)
             continue
-        access = accessed_member(ref.node)
+        access = accessed_member(ref.node, ref.script.scopes.fields)
         if access is None or is_optional_member(access):
             continue
         if not is_feature_detected(access, ref.script, exits):
@@ -87,13 +87,14 @@ def unguarded_model_context(analysis: FileAnalysis) -> Iterator[Finding]:
                              "WebMCP; check `'modelContext' in document` first (or return early).")
 
 
-def accessed_member(node: Node) -> Node | None:
-    """The member access or subscript made on ``node`` (through parentheses, casts and ``!``), if any."""
+def accessed_member(node: Node, fields: Fields) -> Node | None:
+    """The member access or subscript made on ``node`` (through parentheses, casts and ``!``), if any; ``fields``
+    are those of the script holding ``node``."""
     current, parent = node, node.parent  # .parent read once per step: tree-sitter works it out from the root
     while parent is not None and parent.type in WRAPPER_KINDS:
         current, parent = parent, parent.parent
     if parent is not None and parent.type in ("member_expression", "subscript_expression") \
-            and parent.child_by_field_name("object") == current:
+            and fields.read(parent, fields.object) == current:
         return parent
     return None
 
@@ -101,7 +102,7 @@ def accessed_member(node: Node) -> Node | None:
 def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> bool:
     """Whether every path to ``node`` passes a check that a model context exists (``exits``: a cache)."""
     child = node
-    for parent in ancestors_under(script.tree.root_node, node):
+    for parent in ancestors_under(script.root, node):
         kind = parent.type
         if kind in ("if_statement", "ternary_expression", "while_statement"):
             condition = parent.child_by_field_name("condition")
@@ -317,7 +318,8 @@ def _is_the_types_package(script: Script) -> bool:
 
 def _cast_model_context_holder(cast: Node, subject: Node | None, script: Script) -> str | None:
     """'document' or 'navigator' when ``cast`` is ``(document as any)`` read as ``(...).modelContext``."""
-    access = accessed_member(cast)
+    fields = script.scopes.fields  # the cast is the script's own node
+    access = accessed_member(cast, fields)
     if access is None or subject is None:
         return None
     for holder in ("document", "navigator"):
@@ -326,7 +328,7 @@ def _cast_model_context_holder(cast: Node, subject: Node | None, script: Script)
         # (window as any).document.modelContext
         if subject.type == "identifier" and text(subject) in GLOBAL_OBJECTS and script.scopes.is_global(subject) \
                 and member_name(access) == holder:
-            outer = accessed_member(access)
+            outer = accessed_member(access, fields)
             if outer is not None and member_name(outer) == "modelContext":
                 return holder
     return None
@@ -396,7 +398,8 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]
     a plain function (no generator made per assignment) that hands the engine their findings."""
     if node.type == "program":
         return _event_listener_findings(script)
-    left = node.child_by_field_name("left")
+    fields = script.scopes.fields  # the assignment is the script's own node
+    left = fields.read(node, fields.left)
     if left is None or script.source.data.find(b"on", left.start_byte, left.end_byte) == -1:
         return None  # a handler's name starts with "on", as written (most assignments spell no "on" at all)
     target = unwrap(left)
@@ -427,14 +430,15 @@ def _event_listener_findings(script: Script) -> Iterator[Finding]:
 def _event_listener_call_findings(call: Node, script: Script) -> Iterator[Finding]:
     """A call where the text spells ``addEventListener``: on the model context, an event it never fires; on
     window, an event that moved to the model context."""
-    callee = unwrap(call.child_by_field_name("function"))
+    fields = script.scopes.fields  # the call is the script's own node
+    callee = unwrap(fields.read(call, fields.function))
     if callee is None:
         return
     if callee.type == "identifier":
         on_window = callee.text == b"addEventListener" and script.scopes.is_global(callee)
         on_model_context = False
     elif reads_property(callee, b"addEventListener"):
-        receiver = callee.child_by_field_name("object")
+        receiver = fields.read(callee, fields.object)
         on_model_context = model_context_kind(receiver, script) is not None
         on_window = not on_model_context and _is_window(receiver, script)
     else:
@@ -462,7 +466,7 @@ def _listener_calls(script: Script) -> list[Node]:
     looking at every call's callee.
     """
     calls = {}
-    for name in spelled_nodes(script.tree.root_node, script.source.data, b"addEventListener"):
+    for name in spelled_nodes(script.root, script.source.data, b"addEventListener"):
         node = name.parent
         while node is not None and node.type != "call_expression":
             node = node.parent
