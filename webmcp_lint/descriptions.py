@@ -27,7 +27,7 @@ from tree_sitter import Node
 from webmcp_lint import vocabulary as words
 from webmcp_lint.evaluate import Element, JSArray, JSObject, Prop, Unknown, Value, decode_escapes, to_js_string
 from webmcp_lint.model import Script, ToolDefinition
-from webmcp_lint.memo import PerObject, built_once
+from webmcp_lint.memo import built_once, per_object
 from webmcp_lint.record import Record
 from webmcp_lint.schema import walk_schema
 from webmcp_lint.syntax import Worklist
@@ -1022,7 +1022,7 @@ def _source_position(item: SchemaProperty) -> int:
     return item.prop.key_node.start_byte if item.prop.key_node is not None else 0
 
 
-_properties = PerObject(_walk_properties)  # per schema: tools can share one
+_properties = per_object(_walk_properties)  # per schema: tools can share one
 
 
 def _input_properties(tool: ToolDefinition) -> tuple[SchemaProperty, ...]:
@@ -1032,7 +1032,7 @@ def _input_properties(tool: ToolDefinition) -> tuple[SchemaProperty, ...]:
     return _properties(schema) if isinstance(schema, JSObject) else ()
 
 
-input_properties = PerObject(_input_properties)  # about ten rules ask for each tool's parameters, some often
+input_properties = per_object(_input_properties)  # about ten rules ask for each tool's parameters, some often
 
 
 @lru_cache(maxsize=4096)

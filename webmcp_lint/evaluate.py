@@ -83,7 +83,7 @@ class Prop(Record):
 
 
 class JSObject(Record):
-    __slots__ = ("node", "props", "open", "__dict__")  # a __dict__ for the facts memo.PerObject keeps on a schema
+    __slots__ = ("node", "props", "open", "__dict__")  # a __dict__ for the facts memo.per_object keeps on a schema
     _compared = ("node", "props", "open")
 
     def __init__(self, node: Node | None, props: dict[str, Prop] | None = None, open: bool = False) -> None:
@@ -111,7 +111,7 @@ class Element(Record):
 
 
 class JSArray(Record):
-    __slots__ = ("node", "items", "open", "__dict__")  # a __dict__ for the facts memo.PerObject keeps
+    __slots__ = ("node", "items", "open", "__dict__")  # a __dict__ for the facts memo.per_object keeps
     _compared = ("node", "items", "open")
 
     def __init__(self, node: Node | None, items: list[Element] | None = None, open: bool = False) -> None:

@@ -20,15 +20,15 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from operator import attrgetter
 from itertools import chain
+from operator import attrgetter
 
 from tree_sitter import Node
 
 from webmcp_lint import apis
 from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSFunction, string_value
-from webmcp_lint.languages import language
-from webmcp_lint.memo import PerObject, built_once
+from webmcp_lint.languages import START_BYTE, language
+from webmcp_lint.memo import built_once, per_object
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.record import Record
 from webmcp_lint.scope import FUNCTION_KINDS, property_key, spelled
@@ -64,7 +64,6 @@ MAX_CHAIN = 16  # longest member chain named
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
 # Sort keys read in C, without a Python call per item: a node's start, and the start of a fact's node.
-START_BYTE = attrgetter("start_byte")
 NODE_START = attrgetter("node.start_byte")
 
 
@@ -379,7 +378,8 @@ def leading_child(node: Node, field: str) -> Node | None:
 
 def trailing_child(node: Node, field: str) -> Node | None:
     """The child in ``field`` when every form of the node ends with it (the right of ``a = b``, a pair's value),
-    read as ``leading_child`` reads the first (no comment ends a node either)."""
+    read as ``leading_child`` reads the first (no comment ends a node either). Not for nodes inside TypeScript
+    types: in ``typeof a.b.c`` the ``property`` field tree-sitter reports is ``b``, not the last child."""
     if node.has_error:
         return node.child_by_field_name(field)
     children = node.children
@@ -1967,4 +1967,4 @@ def _build_execute_model(tool: ToolDefinition, project: Project | None = None) -
 
 
 # The execute model of a tool (None when execute is not a function found statically), built once per tool.
-execute_of = PerObject(_build_execute_model)
+execute_of = per_object(_build_execute_model)

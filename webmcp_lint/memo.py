@@ -11,10 +11,10 @@ Found = TypeVar("Found")
 _TABLE_NUMBERS = itertools.count()
 
 
-def PerObject(compute: Callable[..., Found]) -> Callable[..., Found]:
+def per_object(compute: Callable[..., Found]) -> Callable[..., Found]:
     """``compute(owner, *context)``, remembered per owner object (the context never changes the answer).
 
-    The answer is kept in the owner's own ``__dict__``, under a name no other PerObject uses: it lives exactly
+    The answer is kept in the owner's own ``__dict__``, under a name no other per_object uses: it lives exactly
     as long as its owner, so it can never serve another object, and it costs one dictionary look-up to
     read (a table keyed by identity needs a weak reference and a finalizer per owner, which cost more
     than most of the facts). Owners need a ``__dict__`` (JSObject, JSArray and the model classes keep one).

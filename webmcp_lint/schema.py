@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from webmcp_lint.evaluate import JSArray, JSObject, Value
-from webmcp_lint.memo import PerObject
+from webmcp_lint.memo import per_object
 
 MAX_SCHEMAS = 5000
 
@@ -96,7 +96,7 @@ def _walk(root: JSObject) -> tuple[SchemaEntry, ...]:
     return tuple(found)
 
 
-_schema_entries = PerObject(_walk)  # walked once per schema: WM204, WM210 and the parameter rules all read it
+_schema_entries = per_object(_walk)  # walked once per schema: WM204, WM210 and the parameter rules all read it
 
 
 def _children(entry: SchemaEntry) -> list[SchemaEntry]:

@@ -77,18 +77,21 @@ def spelled(data: bytes, node: Node) -> str:
 SCRIPT_GRAMMARS = (JAVASCRIPT, TYPESCRIPT, TSX)
 
 
-class Fields:
-    """How the index (and the model and extractors) read the fields of their own tree's nodes: by id in a known script grammar,
-    else by name. Tree-sitter finds a field by name comparing it with each field name of the grammar in turn,
-    a thousand instructions a read; the ids differ between grammars."""
+FIELD_NAMES = ("name", "value", "parameter", "kind", "left", "right", "operator", "source", "function", "object",
+               "property")
 
-    __slots__ = ("read", "name", "value", "parameter", "kind", "left", "right", "operator", "source", "function",
-                 "object", "property")
+
+class Fields:
+    """How the index (and the model and extractors) read the fields of their own tree's nodes: by id in a known
+    script grammar, else by name. Tree-sitter finds a field by name comparing it with each field name of the
+    grammar in turn, a thousand instructions a read; the ids differ between grammars."""
+
+    __slots__ = ("read",) + FIELD_NAMES
 
     def __init__(self, ids: dict[str, int] | None) -> None:
         self.read: Callable[[Node, int | str], Node | None] = \
             Node.child_by_field_name if ids is None else Node.child_by_field_id  # type: ignore[assignment]
-        for field in self.__slots__[1:]:
+        for field in FIELD_NAMES:
             setattr(self, field, field if ids is None else ids[field])
 
 
@@ -101,7 +104,7 @@ def fields_of(grammar: str | None) -> Fields:
     if grammar not in SCRIPT_GRAMMARS:
         return BY_NAME
     found = language(grammar)
-    ids = {field: found.field_id_for_name(field) for field in Fields.__slots__[1:]}
+    ids = {field: found.field_id_for_name(field) for field in FIELD_NAMES}
     return BY_NAME if None in ids.values() else Fields(ids)
 
 

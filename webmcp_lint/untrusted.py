@@ -14,7 +14,7 @@ from functools import lru_cache
 from tree_sitter import Node
 
 from webmcp_lint.execute import ExecuteModel, Fetch, dotted_name, root_identifier, strip_global
-from webmcp_lint.memo import PerObject
+from webmcp_lint.memo import per_object
 from webmcp_lint.scope import FUNCTION_KINDS, pattern_names
 from webmcp_lint.syntax import call_arguments, mentions_names, text, unwrap
 
@@ -130,7 +130,7 @@ def _returned_foreign_fetch(model: ExecuteModel) -> Fetch | None:
     return None
 
 
-_untrusted_fetch = PerObject(_returned_foreign_fetch)
+_untrusted_fetch = per_object(_returned_foreign_fetch)
 
 
 def _expression_around(call: Node) -> tuple[Node, Node | None]:

@@ -21,7 +21,7 @@ from webmcp_lint.descriptions import (
     same_value,
 )
 from webmcp_lint.evaluate import Prop, Unknown
-from webmcp_lint.memo import PerObject
+from webmcp_lint.memo import per_object
 from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 
@@ -72,7 +72,7 @@ def _description_sites(tool: ToolDefinition) -> tuple[Description | None, list[D
     return _description(tool.prop("description"), tool, None), parameters
 
 
-_descriptions_of = PerObject(_description_sites)  # five rules read each tool's descriptions
+_descriptions_of = per_object(_description_sites)  # five rules read each tool's descriptions
 
 
 def tool_description(tool: ToolDefinition, static_only: bool = False) -> Description | None:

@@ -21,7 +21,7 @@ from webmcp_lint.descriptions import (
     tokenize,
 )
 from webmcp_lint.evaluate import UNDEFINED, JSArray, JSObject, Prop, Unknown, Value
-from webmcp_lint.memo import PerObject
+from webmcp_lint.memo import per_object
 from webmcp_lint.execute import execute_of
 from webmcp_lint.model import FileAnalysis, Finding, Project, SourceKind, ToolDefinition, finding_at
 from webmcp_lint.origins import origin_problem
@@ -64,7 +64,7 @@ class HintFacts:
         self.description = _static_text(tool, "description")
 
 
-hint_facts = PerObject(HintFacts)
+hint_facts = per_object(HintFacts)
 
 
 def _named_action(tool: ToolDefinition) -> str | None:
@@ -73,7 +73,7 @@ def _named_action(tool: ToolDefinition) -> str | None:
     return consequential_action(facts.name, facts.description)
 
 
-named_action = PerObject(_named_action)
+named_action = per_object(_named_action)
 
 
 def _set_or_unknown(value: Value) -> bool:
@@ -185,7 +185,7 @@ def _untrusted_request(tool: ToolDefinition, project: Project):
     return returns_untrusted_content(model) if model is not None else None
 
 
-untrusted_request = PerObject(_untrusted_request)  # WM605 and WM612 ask
+untrusted_request = per_object(_untrusted_request)  # WM605 and WM612 ask
 
 
 @rule("WM605", "missing-untrusted-content-hint", "warning", on=TOOLS)
@@ -267,7 +267,7 @@ def _text_fields(tool: ToolDefinition) -> list[TextField]:
     return fields
 
 
-text_fields = PerObject(_text_fields)  # WM607 and WM608 read each tool's texts
+text_fields = per_object(_text_fields)  # WM607 and WM608 read each tool's texts
 
 
 @rule("WM607", "hidden-characters", "error", on=TOOLS)
