@@ -328,16 +328,16 @@ def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | N
     """``dotted_name`` and ``root_identifier`` of an unwrapped callee, in one pass down its member chain.
 
     ``data`` is the text the tree was parsed from. A chain written plainly (``cartService.items.get``) is read
-    from its text: one slice and one decode, and its root is the first child of each member in turn (lists the
-    walk has read), instead of two field reads per member.
+    from its text (``scope.spelled``: one slice, its decoding shared per spelling), and its root is the first
+    child of each member in turn (lists the walk has read), instead of two field reads per member.
     """
     if callee is None:
         return None, None
     kind = callee.type
     if kind == "identifier":
-        return data[callee.start_byte:callee.end_byte].decode("utf-8", errors="replace"), callee
+        return spelled(data, callee), callee
     if kind == "member_expression" and not callee.has_error:
-        written = data[callee.start_byte:callee.end_byte].decode("utf-8", errors="replace")
+        written = spelled(data, callee)
         dots = written.count(".")
         if dots < MAX_CHAIN and PLAIN_CHAIN.fullmatch(written):
             root = callee
