@@ -25,7 +25,7 @@ from webmcp_lint.model import FileAnalysis, Finding, Project, Script
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.project_index import ProjectIndex
 from webmcp_lint.record import Record
-from webmcp_lint.rules import FILES, FORM_TOOLS, PROJECT, TOOLS, NodeKinds, Rule, all_rules
+from webmcp_lint.rules import FILES, FORM_TOOLS, PAGES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
 from webmcp_lint.scope import BINDING_KINDS, build_index
 from webmcp_lint.source import BinaryFileError, SourceFile
 from webmcp_lint.suppression import apply_suppressions
@@ -260,7 +260,7 @@ def _run_checks(project: Project, rules: Iterable[Rule], runner: RuleRunner) -> 
             runner.run_over(rule, tools, project)
         elif rule.on == FORM_TOOLS:
             runner.run_over(rule, form_tools, project)
-        elif rule.on == PROJECT:
+        elif rule.on == PROJECT or rule.on == PAGES:
             runner.run_over(rule, (project,), where="<project>")
 
 

@@ -11,7 +11,7 @@ Every rule runs in the units, the whole-project ones too: duplicate names
 (WM203) and direct registrations (WM502) are decided file by file, WM105
 reports once per tsconfig (identical findings from several units are
 deduplicated) and reading every source, as it does, makes the unit depend on
-every file. Only PAGE_RULES see tools of other files that merely import
+every file. Only the page rules (``on=PAGES``) see tools of other files that merely import
 them (a page); when some file imports a file with tools, they run again in
 one pass over all files (cached under a digest of every file), replacing what
 the units said. The parent merges the units in file order, then
@@ -37,6 +37,7 @@ from webmcp_lint.engine import (LintResult, Notice, Settings, adopt_imported_scr
 from webmcp_lint.extract import may_hold_webmcp
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.model import FileAnalysis, Project
+from webmcp_lint.rules import PAGES
 from webmcp_lint.project_index import (ABSENT, EVERY_SOURCE, PRESENT, FileFacts, ProjectIndex, absolute,
                                        file_digest, text_digest)
 from webmcp_lint.source import BinaryFileError, SourceFile
@@ -45,8 +46,6 @@ from webmcp_lint.suppression import AFTER_SUPPRESSIONS, Directive, Selector, mar
 MIN_UNITS_FOR_POOL = 32  # below this, starting worker processes costs more than it saves
 RESULTS_PIPE_SIZE = 1 << 20  # Linux's default pipe-max-size
 MAX_TOKENS = 1024  # batches of units to take in parallel runs: their 4-byte tokens fit one pipe write (PIPE_BUF)
-# Rules whose findings on a file depend on the files that import it (WM612: the tools of one page).
-PAGE_RULES = frozenset({"WM612"})
 # A unit's parse trees stay where it ran; formats only ask whether a file had a parse error.
 PARSE_ERROR_ELSEWHERE = (None, None)
 SEVERITY_BY_VALUE = {severity.value: severity for severity in Severity}  # a dict lookup, not an enum call
@@ -108,7 +107,7 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
                     check.complete(entry)
                     cache.store(slots[position], keys[position], entry)
             project = None
-            if any(rule.code in PAGE_RULES for rule in settings.rules) and _pages_span_files(run, outcomes):
+            if any(rule.on == PAGES for rule in settings.rules) and _pages_span_files(run, outcomes):
                 project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
                 project = check.cached(cache.load(PROJECT_SLOT, project_key), files, None) if cache else None
                 if project is None:
@@ -331,7 +330,7 @@ def _page_pass(run: _Run) -> dict:
                 project.files.append(FileAnalysis(source))
     adopt_imported_scripts(project)
     assign_frameworks(project, index)
-    run_checks(project, [rule for rule in settings.rules if rule.code in PAGE_RULES], RuleRunner(settings, result))
+    run_checks(project, [rule for rule in settings.rules if rule.on == PAGES], RuleRunner(settings, result))
     return {
         "diagnostics": [_plain_diagnostic(diagnostic, run) for diagnostic in result.diagnostics],
         "positions": _plain_positions(result.diagnostics, run),
@@ -471,7 +470,7 @@ class _Outcome:
 
 
 def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result: LintResult) -> None:
-    """Put the units' findings together (the page pass's replacing theirs for PAGE_RULES), then finish them as
+    """Put the units' findings together (the page pass's replacing theirs for the page rules), then finish them as
     one whole-project run would."""
     settings = run.settings
     analyses = {path: FileAnalysis(source) for path, source in run.sources.items()}
@@ -484,8 +483,9 @@ def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result
     result.project = Project(files=list(analyses.values()))
     rule_order = {rule.code: position for position, rule in enumerate(settings.rules)}
     parts = [*outcomes, project] if project is not None else outcomes
+    page_codes = {rule.code for rule in settings.rules if rule.on == PAGES}
     diagnostics = [diagnostic for outcome in parts for diagnostic in outcome.diagnostics
-                   if project is None or outcome is project or diagnostic.code not in PAGE_RULES]
+                   if project is None or outcome is project or diagnostic.code not in page_codes]
     diagnostics.sort(key=lambda diagnostic: rule_order.get(diagnostic.code, len(rule_order)))
     result.diagnostics.extend(diagnostics)
     notices = dict.fromkeys(notice for outcome in parts for notice in outcome.notices)

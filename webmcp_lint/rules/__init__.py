@@ -9,7 +9,10 @@ what it subscribes to:
 * ``on=nodes("kind", ...)``: ``check(node, script)`` for every node of those kinds,
   collected by the single walk of each file;
 * ``on=FILES``: ``check(analysis)`` once per FileAnalysis;
-* ``on=PROJECT``: ``check(project)`` once per run (cross-file rules).
+* ``on=PROJECT``: ``check(project)`` once per run (cross-file rules);
+* ``on=PAGES``: ``check(project)`` once per run, for rules whose findings on a file depend on the files that
+  import it (the tools of one page): when files are linted one by one (webmcp_lint.units), these also run
+  once over every file together, and their findings there replace the files' own.
 
 Each yields ``Finding`` objects; the engine attaches code and severity.
 """
@@ -27,6 +30,7 @@ TOOLS = "tools"
 FORM_TOOLS = "form tools"
 FILES = "files"
 PROJECT = "project"
+PAGES = "pages"
 
 
 class NodeKinds(HashedRecord):

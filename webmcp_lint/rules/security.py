@@ -28,7 +28,7 @@ from webmcp_lint.origins import origin_problem
 from webmcp_lint.pattern_openings import GuardedPatterns
 from webmcp_lint.project_index import absolute
 from webmcp_lint.provenance import non_static_parts
-from webmcp_lint.rules import FILES, PROJECT, TOOLS, rule
+from webmcp_lint.rules import FILES, PAGES, TOOLS, rule
 from webmcp_lint.syntax import call_arguments
 from webmcp_lint.untrusted import returns_untrusted_content
 
@@ -504,7 +504,7 @@ def returns_untrusted(tool: ToolDefinition, project: Project) -> bool:
     return facts.untrusted is True or untrusted_request(tool, project) is not None
 
 
-@rule("WM612", "untrusted-content-beside-actions", "warning", on=PROJECT)
+@rule("WM612", "untrusted-content-beside-actions", "warning", on=PAGES)
 def untrusted_content_beside_actions(project: Project) -> Iterator[Finding]:
     # A tool is on many pages (every page that imports its module): decide each fact once per tool. Without a
     # tool that returns untrusted content there is nothing to find, and no page to build (most projects).
