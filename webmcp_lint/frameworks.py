@@ -92,16 +92,7 @@ def framework_of_module(specifier: str) -> str | None:
 
 def imported_modules(analysis: FileAnalysis) -> list[str]:
     """The module specifiers of a file's import statements (all of its scripts)."""
-    from webmcp_lint.evaluate import string_value
-
-    found = []
-    for script in analysis.scripts:
-        for statement in script.of_kind("import_statement"):
-            source = statement.child_by_field_name("source")
-            value = string_value(source) if source is not None else None
-            if value:
-                found.append(value)
-    return found
+    return [specifier for script in analysis.scripts for specifier in script.import_specifiers() if specifier]
 
 
 def detect_framework(analysis: FileAnalysis, index: ProjectIndex | None) -> Detection | None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 
 from tree_sitter import Node, Tree
 
-from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value
+from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value, string_value
 from webmcp_lint.record import Record
 from webmcp_lint.scope import ScopeIndex
 from webmcp_lint.source import SourceFile
@@ -91,6 +91,17 @@ class Script(Record):
     def holds(self, node: Node) -> bool:
         """``node`` is a node of this script's tree (the one its byte range leads to from the root)."""
         return self.root.descendant_for_byte_range(node.start_byte, node.end_byte) == node
+
+    def import_specifiers(self) -> list[str | None]:
+        """The module each import statement with a source names (None when it is not a plain string), in order:
+        the framework detection, the framework extractor and a unit's list of imported files all read them."""
+        return self.once("import_specifiers", self._import_specifiers)
+
+    def _import_specifiers(self) -> list[str | None]:
+        fields = self.scopes.fields
+        read, source_field = fields.read, fields.source
+        return [string_value(source) for statement in self.of_kind("import_statement")
+                if (source := read(statement, source_field)) is not None]
 
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
         """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
