@@ -9,7 +9,7 @@ through any local alias (``import { useWebMCP as useTool }``).
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING
 
 from webmcp_lint.model import FileAnalysis, Project, SourceKind
@@ -101,7 +101,7 @@ def detect_framework(analysis: FileAnalysis, index: ProjectIndex | None) -> Dete
         framework = framework_of_module(specifier)
         if framework is not None:
             return Detection(framework, f"the file imports {specifier}")
-    suffix = Path(analysis.source.display_path).suffix.lower()
+    suffix = os.path.splitext(analysis.source.display_path)[1].lower()  # a Path costs 30k instructions
     if suffix in COMPONENT_SUFFIXES:
         return Detection(COMPONENT_SUFFIXES[suffix], f"it is a {suffix} component")
     if index is None:
