@@ -172,11 +172,13 @@ class ToolDefinition(Record):
         self.prop: Callable[[str], Prop | None] = definition.props.get
         # A definition built in another module (a factory, an import) belongs to that module's file.
         # A node of the tool's own tree is recognised in one step (script_of climbs .parent to the root).
-        if script is not None and script.holds(node):
-            return
-        owner = script_of(node)
-        if owner is not None and owner is not script:
-            self.script, self.source = owner, owner.source
+        if script is None or not script.holds(node):
+            owner = script_of(node)
+            if owner is not None and owner is not script:
+                self.script, self.source = owner, owner.source
+        # The key tools are told apart by (extractors, the project's tool list and rules read it several times a
+        # tool): where the definition is written, worked out once.
+        self.identity: tuple[str, int, int] = (self.source.display_path, node.start_byte, node.end_byte)
 
     @property
     def name(self) -> str | None:
@@ -208,10 +210,6 @@ class ToolDefinition(Record):
         if isinstance(value, JSObject):
             return value.get(key)
         return Unknown("annotations")
-
-    @property
-    def identity(self) -> tuple[str, int, int]:
-        return (self.source.display_path, self.node.start_byte, self.node.end_byte)
 
     def script_holding(self, node: Node) -> Script | None:
         """The script whose tree holds ``node``: the tool's own, or the module a property was spread in or
