@@ -77,12 +77,16 @@ class Detection(HashedRecord):
         return FRAMEWORK_NAMES[self.framework]
 
 
+# (framework, its packages, the prefix of their subpaths), in FRAMEWORK_PACKAGES order.
+_FRAMEWORK_PREFIXES = tuple((framework, packages, tuple(package + "/" for package in packages))
+                            for framework, packages in FRAMEWORK_PACKAGES.items())
+
+
 def framework_of_module(specifier: str) -> str | None:
     """The framework an imported package belongs to (``react-dom/client`` is React)."""
-    for framework, packages in FRAMEWORK_PACKAGES.items():
-        for package in packages:
-            if specifier == package or specifier.startswith(package + "/"):
-                return framework
+    for framework, packages, subpaths in _FRAMEWORK_PREFIXES:
+        if specifier in packages or specifier.startswith(subpaths):
+            return framework
     if specifier.startswith("@angular/"):
         return ANGULAR
     if specifier.startswith("@vue/"):
