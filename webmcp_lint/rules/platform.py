@@ -7,6 +7,7 @@ from typing import Iterable, Iterator
 from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Edit, Fix
+from webmcp_lint.extract import IDENTIFIER_START_BYTES
 from webmcp_lint.extract.imperative import model_context_kind
 from webmcp_lint.languages import sort_outer_first
 from webmcp_lint.model import FileAnalysis, Finding, Registration, Script, finding_at
@@ -400,13 +401,24 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]
         return _event_listener_findings(script)
     fields = script.scopes.fields  # the assignment is the script's own node
     left = fields.read(node, fields.left)
-    if left is None or script.source.data.find(b"on", left.start_byte, left.end_byte) == -1:
-        return None  # a handler's name starts with "on", as written (most assignments spell no "on" at all)
+    if left is None or not _spells_word_starting_on(script.source.data, left.start_byte, left.end_byte):
+        return None  # a handler's name starts with "on", as written (most assignments spell no such word at all)
     target = unwrap(left)
     handler = member_name(target) if target is not None else None
     if handler is None or not handler.startswith("on"):
         return None
     return _handler_findings(target, handler, script)
+
+
+def _spells_word_starting_on(data: bytes, start: int, end: int) -> bool:
+    """``data[start:end]`` holds "on" where no letter comes before it: where a name may start (``textContent`` and
+    ``button`` hold "on" only inside a name)."""
+    found = data.find(b"on", start, end)
+    while found != -1:
+        if found == 0 or data[found - 1] not in IDENTIFIER_START_BYTES:
+            return True
+        found = data.find(b"on", found + 2, end)
+    return False
 
 
 def _handler_findings(target: Node, handler: str, script: Script) -> Iterator[Finding]:
