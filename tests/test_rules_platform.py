@@ -201,6 +201,10 @@ def test_wm106_accepts_handled_promises(code):
     ('window.addEventListener("toolactivated", f);', '"toolactivated"'),
     ('addEventListener("toolcancel", f);', '"toolcancel"'),
     ("window.ontoolactivated = f;", "ontoolactivated"),
+    # A handler name after a comment, a line break or a parenthesised receiver.
+    ("document.modelContext /* a */ .ontoolschange = f;", "ontoolschange"),
+    ("window\n  .ontoolactivated = f;", "ontoolactivated"),
+    ("(document.modelContext).ontoolschange = f;", "ontoolschange"),
     # The callee in parentheses, and a call inside another call's arguments.
     ('(document.modelContext.addEventListener)("toolcall", f);', '"toolcall"'),
     ('((window.addEventListener))("toolcancel", f);', '"toolcancel"'),

@@ -142,10 +142,12 @@ def build_script(source: SourceFile, language: str, kinds: frozenset[str], range
     return script
 
 
-def analyze_source(source: SourceFile, kinds: frozenset[str], index: ProjectIndex | None = None) -> FileAnalysis:
-    """Parse and extract one file (no rules yet)."""
+def analyze_source(source: SourceFile, kinds: frozenset[str], index: ProjectIndex | None = None, *,
+                   prefiltered: bool = False) -> FileAnalysis:
+    """Parse and extract one file (no rules yet); ``prefiltered``: the caller has seen it pass the prefilter (a
+    unit), so its text is not searched again."""
     analysis = FileAnalysis(source)
-    if not may_hold_webmcp(source.data):
+    if not prefiltered and not may_hold_webmcp(source.data):
         return analysis
     analysis.scripts.extend(file_scripts(source, kinds, index))
     if not analysis.scripts:
@@ -353,13 +355,15 @@ def lint_sources(sources: list[SourceFile], settings: Settings, result: LintResu
     return result
 
 
-def build_project(sources: Iterable[SourceFile], index: ProjectIndex, settings: Settings, result: LintResult) -> None:
-    """Parse and extract ``sources`` into ``result.project`` (rules not run yet)."""
+def build_project(sources: Iterable[SourceFile], index: ProjectIndex, settings: Settings, result: LintResult, *,
+                  prefiltered: bool = False) -> None:
+    """Parse and extract ``sources`` into ``result.project`` (rules not run yet); ``prefiltered``: every source
+    passed the prefilter already."""
     project = result.project
     project.index = index
     for source in sources:
         try:
-            project.files.append(analyze_source(source, index.kinds, index))
+            project.files.append(analyze_source(source, index.kinds, index, prefiltered=prefiltered))
         except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
             detail = _traceback() if settings.verbose else f"{type(error).__name__}: {error}"
             result.notices.append(Notice(source.display_path, f"internal error while analysing: {detail}", True))

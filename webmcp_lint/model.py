@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 
 from tree_sitter import Node, Tree
 
-from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value
+from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value, string_value
 from webmcp_lint.record import Record
 from webmcp_lint.scope import ScopeIndex
 from webmcp_lint.source import SourceFile
@@ -92,6 +92,17 @@ class Script(Record):
         """``node`` is a node of this script's tree (the one its byte range leads to from the root)."""
         return self.root.descendant_for_byte_range(node.start_byte, node.end_byte) == node
 
+    def import_specifiers(self) -> list[str | None]:
+        """The module each import statement with a source names (None when it is not a plain string), in order:
+        the framework detection, the framework extractor and a unit's list of imported files all read them."""
+        return self.once("import_specifiers", self._import_specifiers)
+
+    def _import_specifiers(self) -> list[str | None]:
+        fields = self.scopes.fields
+        read, source_field = fields.read, fields.source
+        return [string_value(source) for statement in self.of_kind("import_statement")
+                if (source := read(statement, source_field)) is not None]
+
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
         """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
         return self.once("initialised_declarators", self._initialised_declarators)
@@ -161,11 +172,13 @@ class ToolDefinition(Record):
         self.prop: Callable[[str], Prop | None] = definition.props.get
         # A definition built in another module (a factory, an import) belongs to that module's file.
         # A node of the tool's own tree is recognised in one step (script_of climbs .parent to the root).
-        if script is not None and script.holds(node):
-            return
-        owner = script_of(node)
-        if owner is not None and owner is not script:
-            self.script, self.source = owner, owner.source
+        if script is None or not script.holds(node):
+            owner = script_of(node)
+            if owner is not None and owner is not script:
+                self.script, self.source = owner, owner.source
+        # The key tools are told apart by (extractors, the project's tool list and rules read it several times a
+        # tool): where the definition is written, worked out once.
+        self.identity: tuple[str, int, int] = (self.source.display_path, node.start_byte, node.end_byte)
 
     @property
     def name(self) -> str | None:
@@ -197,10 +210,6 @@ class ToolDefinition(Record):
         if isinstance(value, JSObject):
             return value.get(key)
         return Unknown("annotations")
-
-    @property
-    def identity(self) -> tuple[str, int, int]:
-        return (self.source.display_path, self.node.start_byte, self.node.end_byte)
 
     def script_holding(self, node: Node) -> Script | None:
         """The script whose tree holds ``node``: the tool's own, or the module a property was spread in or

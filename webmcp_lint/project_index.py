@@ -263,13 +263,9 @@ class ProjectIndex:
 
     def imported_files(self, scripts: Iterable[Script], importer: Path) -> list[Path]:
         """The files the import statements of ``scripts`` (of the file at ``importer``) name, where they exist."""
-        from webmcp_lint.evaluate import string_value
-
         paths = []
         for script in scripts:
-            for statement in script.of_kind("import_statement"):
-                specifier = statement.child_by_field_name("source")
-                name = string_value(specifier) if specifier is not None else None
+            for name in script.import_specifiers():
                 path = self.resolve_specifier(importer, name) if name else None
                 if path is not None:
                     paths.append(absolute(path))

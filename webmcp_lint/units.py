@@ -293,7 +293,7 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     settings = run.settings
     result = LintResult()
     index = ProjectIndex(run.sources, run.kinds, run.facts)
-    build_project([source], index, settings, result)
+    build_project([source], index, settings, result, prefiltered=True)  # units are the files that pass it
     project = result.project
     run_checks(project, run.unit_rules, RuleRunner(settings, result))
     primary = project.files[0] if project.files else FileAnalysis(source)
@@ -325,7 +325,7 @@ def _page_pass(run: _Run) -> dict:
             project.files.append(FileAnalysis(source))
         else:
             try:
-                project.files.append(analyze_source(source, run.kinds, index))
+                project.files.append(analyze_source(source, run.kinds, index, prefiltered=True))
             except Exception:  # noqa: BLE001 - its unit reports the internal error
                 project.files.append(FileAnalysis(source))
     adopt_imported_scripts(project)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from webmcp_lint.evaluate import JSArray, JSObject, Value, string_value
+from webmcp_lint.evaluate import JSArray, JSObject, Value
 from webmcp_lint.extract import IDENTIFIER_BYTES, Extractor, identifiers_named
 from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
@@ -159,11 +159,7 @@ def _may_import_integration(script: Script) -> bool:
     if identifiers_named(script, {"require"}):
         return True
     index = script.index
-    for statement in script.of_kind("import_statement"):
-        source = statement.child_by_field_name("source")
-        if source is None:
-            continue  # binds nothing
-        specifier = string_value(source)
+    for specifier in script.import_specifiers():
         if specifier is None or specifier in INTEGRATION_MODULES:
             return True
         if is_relative_specifier(specifier) and index is not None \

@@ -7,11 +7,12 @@ from typing import Iterable, Iterator
 from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Edit, Fix
+from webmcp_lint.extract import IDENTIFIER_START_BYTES
 from webmcp_lint.extract.imperative import model_context_kind
 from webmcp_lint.languages import sort_outer_first
 from webmcp_lint.model import FileAnalysis, Finding, Registration, Script, finding_at
 from webmcp_lint.rules import FILES, nodes, rule
-from webmcp_lint.scope import FUNCTION_KINDS, Fields
+from webmcp_lint.scope import FUNCTION_KINDS, Fields, spelled
 from webmcp_lint.suggest import closest, did_you_mean
 from webmcp_lint.syntax import (
     GLOBAL_OBJECTS,
@@ -21,7 +22,6 @@ from webmcp_lint.syntax import (
     is_global_name,
     is_optional_member,
     member_name,
-    reads_property,
     spelled_nodes,
     text,
     unwrap,
@@ -400,13 +400,24 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]
         return _event_listener_findings(script)
     fields = script.scopes.fields  # the assignment is the script's own node
     left = fields.read(node, fields.left)
-    if left is None or script.source.data.find(b"on", left.start_byte, left.end_byte) == -1:
-        return None  # a handler's name starts with "on", as written (most assignments spell no "on" at all)
+    if left is None or not _spells_word_starting_on(script.source.data, left.start_byte, left.end_byte):
+        return None  # a handler's name starts with "on", as written (most assignments spell no such word at all)
     target = unwrap(left)
     handler = member_name(target) if target is not None else None
     if handler is None or not handler.startswith("on"):
         return None
     return _handler_findings(target, handler, script)
+
+
+def _spells_word_starting_on(data: bytes, start: int, end: int) -> bool:
+    """``data[start:end]`` holds "on" where no letter comes before it: where a name may start (``textContent`` and
+    ``button`` hold "on" only inside a name)."""
+    found = data.find(b"on", start, end)
+    while found != -1:
+        if found == 0 or data[found - 1] not in IDENTIFIER_START_BYTES:
+            return True
+        found = data.find(b"on", found + 2, end)
+    return False
 
 
 def _handler_findings(target: Node, handler: str, script: Script) -> Iterator[Finding]:
@@ -430,14 +441,16 @@ def _event_listener_findings(script: Script) -> Iterator[Finding]:
 def _event_listener_call_findings(call: Node, script: Script) -> Iterator[Finding]:
     """A call where the text spells ``addEventListener``: on the model context, an event it never fires; on
     window, an event that moved to the model context."""
-    fields = script.scopes.fields  # the call is the script's own node
+    fields = script.scopes.fields  # the call, its callee and the callee's parts are the script's own nodes
+    data = script.source.data
     callee = unwrap(fields.read(call, fields.function))
     if callee is None:
         return
-    if callee.type == "identifier":
-        on_window = callee.text == b"addEventListener" and script.scopes.is_global(callee)
+    kind = callee.type  # read once: each ``.type`` makes a string
+    if kind == "identifier":
+        on_window = _spells(data, callee, b"addEventListener") and script.scopes.is_global(callee)
         on_model_context = False
-    elif reads_property(callee, b"addEventListener"):
+    elif kind == "member_expression" and _spells(data, fields.read(callee, fields.property), b"addEventListener"):
         receiver = fields.read(callee, fields.object)
         on_model_context = model_context_kind(receiver, script) is not None
         on_window = not on_model_context and _is_window(receiver, script)
@@ -455,6 +468,11 @@ def _event_listener_call_findings(call: Node, script: Script) -> Iterator[Findin
                          "it fires only toolchange, toolactivated and toolcancel.")
     elif on_window and event in MOVED_FROM_WINDOW:
         yield finding_at(script.source, arguments[0], _moved_message(event))
+
+
+def _spells(data: bytes, node: Node | None, spelling: bytes) -> bool:
+    """``node`` (of the file ``data`` holds) is written exactly as ``spelling``."""
+    return node is not None and data[node.start_byte:node.end_byte] == spelling
 
 
 def _listener_calls(script: Script) -> list[Node]:
@@ -479,7 +497,7 @@ def _listener_calls(script: Script) -> list[Node]:
 
 def _is_window(node: Node | None, script: Script) -> bool:
     node = unwrap(node)
-    return node is not None and node.type == "identifier" and text(node) in GLOBAL_OBJECTS \
+    return node is not None and node.type == "identifier" and spelled(script.scopes.data, node) in GLOBAL_OBJECTS \
         and script.scopes.is_global(node)
 
 
