@@ -585,7 +585,8 @@ class Evaluator:
     def _member_target(self, node: Node | None, depth: int) -> Value:
         """The object of ``a.b``; a class name gives its static side (``ToolFactory.create``)."""
         inner = strip_transparent(node)
-        if inner is not None and inner.type == "identifier":
+        kind = inner.type if inner is not None else None
+        if kind == "identifier":
             binding = self.scopes.resolve(inner)
             if binding is not None and binding.kind == "class":
                 body = binding.declaration.child_by_field_name("body")
@@ -826,7 +827,8 @@ class Evaluator:
         ``tools.map(...)`` and ``tools[i]`` with an unknown index each stand for every element.
         """
         inner = strip_transparent(node)
-        if inner is not None and inner.type == "identifier":
+        kind = inner.type if inner is not None else None
+        if kind == "identifier":
             binding = self.scopes.resolve(inner)
             found = self._loop_elements(binding, depth) if binding is not None else None
             if found is not None:
@@ -837,7 +839,7 @@ class Evaluator:
                         value = member(value, step)
                     values.append(value)
                 return values
-        if inner is not None and inner.type == "subscript_expression":
+        if kind == "subscript_expression":
             index_node = inner.child_by_field_name("index")
             index = self.value(index_node, depth + 1)
             target = self.value(inner.child_by_field_name("object"), depth + 1)
