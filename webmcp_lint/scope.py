@@ -136,44 +136,6 @@ class Binding:
         return f"Binding({self.name!r}, {self.kind!r}, path={self.path!r})"
 
 
-class Deferred:
-    """Declarations read only when a name they spell is first asked about (a file declares thousands of names,
-    rules ask about a few hundred): their texts joined, with where each starts; a name bound by a declaration is
-    spelled in its text."""
-
-    __slots__ = ("nodes", "text", "starts", "walk")
-
-    def __init__(self, data: bytes, nodes: list[Node], walk: "Callable[[ScopeIndex, Node, int], None]") -> None:
-        texts = [data[node.start_byte:node.end_byte] for node in nodes]
-        starts, position = [], 0
-        for text in texts:
-            starts.append(position)
-            position += len(text) + 1
-        self.nodes: list[Node | None] = list(nodes)  # None once walked
-        self.starts = starts
-        self.text = b"\0".join(texts)  # NUL is in no name: no match spans two texts
-        self.walk = walk
-
-    def walk_spelling(self, index: "ScopeIndex", name: str) -> None:
-        """Declare the names of every declaration not walked yet whose text spells ``name``."""
-        nodes, starts = self.nodes, self.starts
-        name_bytes = name.encode("utf-8")
-        if not name_bytes or "\ufffd" in name:  # not the bytes it was decoded from: walk them all
-            chosen = range(len(nodes))
-        else:
-            chosen = []
-            text = self.text
-            found = text.find(name_bytes)
-            while found != -1:
-                chosen.append(bisect_right(starts, found) - 1)
-                found = text.find(name_bytes, found + 1)
-        for position in chosen:
-            node = nodes[position]
-            if node is not None:
-                nodes[position] = None
-                self.walk(index, node, position)
-
-
 class ScopeIndex:
     """Every binding of one file, by scope and by name.
 
@@ -181,14 +143,13 @@ class ScopeIndex:
     a declaration is only recorded under its name when the index is built;
     its scope (found by climbing ``.parent``, which tree-sitter computes from
     the root) and its Binding are made the first time its name is asked about.
-    Variable names and parameter lists are not even read until a name they
-    spell is asked about (see Deferred). A name's declarations are indexed
-    together, in declaration order, so the answers are those of an index
-    built whole.
+    Parameter lists are not even walked until a name they spell is asked
+    about. A name's declarations are indexed together, in declaration order,
+    so the answers are those of an index built whole.
     """
 
-    __slots__ = ("data", "fields", "_pending", "_asked", "_deferred", "_bindings", "_scopes_by_name", "shared_facts",
-                 "_resolved", "declarator_names", "imported_names")
+    __slots__ = ("data", "fields", "_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
+                 "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "declarator_names", "imported_names")
 
     def __init__(self, data: bytes, fields: Fields = BY_NAME) -> None:
         self.data = data  # the bytes the tree was parsed from
@@ -197,7 +158,10 @@ class ScopeIndex:
         # several; make(index, name, *arguments) gives (scope, Binding), or None when the declaration binds nothing.
         self._pending: dict[str, tuple | list[tuple]] = {}
         self._asked: set[str] = set()  # names whose bindings are indexed
-        self._deferred: list[Deferred] = []  # declarations read when a name they spell is first asked about
+        # The parameter lists not walked yet (None once walked), and their texts joined, with where each starts.
+        self._parameter_lists: list[Node | None] = []
+        self._parameter_text = b""
+        self._parameter_starts: list[int] = []
         self._bindings: dict[tuple[int, str], Binding] = {}
         # Per name, the scopes that bind it: (start byte, end byte, scope node, binding).
         self._scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = {}
@@ -223,29 +187,54 @@ class ScopeIndex:
         else:
             self._pending[name] = [pending, entry]
 
-    def defer(self, nodes: list[Node], walk: "Callable[[ScopeIndex, Node, int], None]") -> None:
-        """Keep ``nodes`` (parameter lists, variable names) unread: ``walk(index, node, position)`` declares the
-        names of one when a name its text spells is first asked about (``position``: its place among them)."""
-        if nodes:
-            self._deferred.append(Deferred(self.data, nodes, walk))
+    def defer_parameter_lists(self, parameter_lists: list[Node]) -> None:
+        """Keep the parameter lists with their texts: a list is walked when a name it spells is asked about."""
+        data = self.data
+        texts = [data[params.start_byte:params.end_byte] for params in parameter_lists]
+        starts, position = [], 0
+        for text in texts:
+            starts.append(position)
+            position += len(text) + 1
+        self._parameter_lists = list(parameter_lists)
+        self._parameter_starts = starts
+        self._parameter_text = b"\0".join(texts)  # NUL is in no name: no match spans two lists
 
     def _ask(self, name: str) -> None:
         """Index the bindings of ``name``, the first time it is asked about."""
         if name in self._asked:
             return
         self._asked.add(name)
-        for deferred in self._deferred:
-            deferred.walk_spelling(self, name)
+        if self._parameter_starts:
+            self._walk_parameter_lists(name)
         entries = self._pending.pop(name, None)
         if entries is None:
             return
         if type(entries) is not list:
             entries = [entries]
-        entries.sort(key=_ORDER)  # a declaration walked late still takes its place
+        entries.sort(key=_ORDER)  # a parameter list walked late still takes its place
         for _, make, *arguments in entries:
             made = make(self, name, *arguments)
             if made is not None:
                 self._add(*made)
+
+    def _walk_parameter_lists(self, name: str) -> None:
+        """Declare the names of every parameter list not walked yet whose text spells ``name``."""
+        lists, starts = self._parameter_lists, self._parameter_starts
+        name_bytes = name.encode("utf-8")
+        if not name_bytes or "\ufffd" in name:  # not the bytes it was decoded from: walk them all
+            chosen = range(len(lists))
+        else:
+            chosen = []
+            text = self._parameter_text
+            found = text.find(name_bytes)
+            while found != -1:
+                chosen.append(bisect_right(starts, found) - 1)
+                found = text.find(name_bytes, found + 1)
+        for position in chosen:
+            params = lists[position]
+            if params is not None:
+                lists[position] = None
+                _declare_parameters(self, params, position)
 
     def _add(self, scope: Node, binding: Binding) -> None:
         name = binding.name
@@ -434,12 +423,22 @@ def build_index(nodes: dict[str, list[Node]], data: bytes, grammar: str | None) 
     read, name_field = fields.read, fields.name
     declare = index.declare
     declarator_names = index.declarator_names
+    order = count()
     for declarator in nodes.get("variable_declarator", ()):
         name = read(declarator, name_field)
-        if name is not None:
-            declarator_names.append((declarator, name))
-    index.defer([name for _, name in declarator_names], _declare_variables)
-    index.defer(nodes.get("formal_parameters", ()), _declare_parameters)
+        if name is None:
+            continue
+        declarator_names.append((declarator, name))
+        if name.type == "identifier":
+            declare(spelled(data, name),
+                    ((_VARIABLES, next(order)), _variable_binding, name, declarator, ()))
+            continue
+        for identifier, path in pattern_names(name):
+            declare(spelled(data, identifier),
+                    ((_VARIABLES, next(order)), _variable_binding, identifier, declarator, path))
+    parameter_lists = nodes.get("formal_parameters", ())
+    if parameter_lists:
+        index.defer_parameter_lists(parameter_lists)
     after_parameters = ((_OTHERS, position) for position in count())
     for arrow in nodes.get("arrow_function", ()):
         parameter = read(arrow, fields.parameter)
@@ -469,15 +468,6 @@ def build_index(nodes: dict[str, list[Node]], data: bytes, grammar: str | None) 
 # Where declarations stand in declaration order: variables, then parameters (by list, then name), then the rest.
 _VARIABLES, _PARAMETERS, _OTHERS = range(3)
 _ORDER = itemgetter(0)
-
-
-def _declare_variables(index: ScopeIndex, name: Node, position: int) -> None:
-    """Declare the names one declarator's name or pattern binds, in its place among all declarators."""
-    declarator = index.declarator_names[position][0]
-    data = index.data
-    for place, (identifier, path) in enumerate(pattern_names(name)):
-        index.declare(spelled(data, identifier),
-                      ((_VARIABLES, position, place), _variable_binding, identifier, declarator, path))
 
 
 def _declare_parameters(index: ScopeIndex, params: Node, position: int) -> None:
