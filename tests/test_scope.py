@@ -73,6 +73,19 @@ def test_bindings_keep_declaration_order_when_parameter_lists_are_walked_late():
     assert script.scopes.resolve(by_position[(0, 20)]).kind == "var"
 
 
+@pytest.mark.parametrize("asked_first", ["a2", "b", "a"])
+def test_variables_keep_declaration_order_whatever_name_is_asked_first(asked_first):
+    """The first declaration of a name in a scope wins, whichever name the index is asked about first (asking `a2`
+    first would read the array pattern, the last declaration of `a`, first if declarators were read lazily)."""
+    script = script_of("var ab = 1;\nvar { a, ab: b } = o;\nvar [a2, a] = p;\na2; a; b;")
+    uses = {script.text(node): node for node in script.of_kind("identifier")[-3:]}
+    script.scopes.resolve(uses[asked_first])
+    binding = script.scopes.resolve(uses["a"])
+    assert (binding.kind, binding.path, binding.name_node.start_point) == ("var", ("a",), (1, 6))
+    assert script.scopes.resolve(uses["b"]).path == ("ab",)
+    assert script.scopes.resolve(uses["a2"]).path == (0,)
+
+
 def test_a_parameter_shadowed_by_a_var_of_its_function_keeps_the_var():
     script = script_of("function f(a, b) { var a = 1; return a + b; }")
     identifiers = script.of_kind("identifier")

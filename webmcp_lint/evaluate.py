@@ -417,14 +417,36 @@ class Evaluator:
 
     # containers ---------------------------------------------------------
     def _object(self, node: Node, depth: int) -> Value:
+        return self._object_literal(node, depth, node.text, node.start_byte)
+
+    def _array(self, node: Node, depth: int) -> Value:
+        return self._array_literal(node, depth, node.text, node.start_byte)
+
+    def _literal_part(self, node: Node, kind: str, depth: int, raw: bytes, base: int) -> Value:
+        """The value of ``node`` (of ``kind``), written inside a literal whose bytes ``raw`` start at ``base``.
+
+        Strings, numbers and nested literals are sliced from those bytes, read once for the outermost literal
+        (a node's ``.text`` costs more); they are the literal's own, so they are the right file's whatever
+        file the literal is written in.
+        """
+        if depth > MAX_DEPTH:
+            return self.value(node, depth)
+        if kind == "string":
+            return string_literal(raw[node.start_byte - base:node.end_byte - base])
+        if kind == "number":
+            return number_literal(raw[node.start_byte - base:node.end_byte - base])
+        if kind == "object":
+            return self._object_literal(node, depth, raw, base)
+        if kind == "array":
+            return self._array_literal(node, depth, raw, base)
+        method = _EVALUATE_KIND.get(kind)
+        return self.value(node, depth) if method is None else method(self, node, depth)
+
+    def _object_literal(self, node: Node, depth: int, raw: bytes, base: int) -> JSObject:
         result = JSObject(node)
         props = result.props
-        value = self.value
-        evaluate_kind = _EVALUATE_KIND.get
+        part = self._literal_part
         inner = depth + 1
-        # Keys, strings and numbers are sliced from the literal's bytes, read once (a node's ``.text`` costs more).
-        raw = node.text
-        base = node.start_byte
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
@@ -443,15 +465,7 @@ class Evaluator:
                     if key is None:
                         result.open = True
                         continue
-                # The common kinds are dispatched here, without a call of ``value`` per property.
-                value_kind = value_node.type if value_node is not None and inner <= MAX_DEPTH else None
-                if value_kind == "string":
-                    evaluated = string_literal(raw[value_node.start_byte - base:value_node.end_byte - base])
-                elif value_kind == "number":
-                    evaluated = number_literal(raw[value_node.start_byte - base:value_node.end_byte - base])
-                else:
-                    method = evaluate_kind(value_kind) if value_kind is not None else None
-                    evaluated = value(value_node, inner) if method is None else method(self, value_node, inner)
+                evaluated = UNDEFINED if value_node is None else part(value_node, value_node.type, inner, raw, base)
                 props[key] = Prop(key, key_node, value_node, evaluated)
             elif kind == "shorthand_property_identifier":
                 key = spelling(child.text)
@@ -475,26 +489,24 @@ class Evaluator:
                     result.open = True
         return result
 
-    def _array(self, node: Node, depth: int) -> Value:
+    def _array_literal(self, node: Node, depth: int, raw: bytes, base: int) -> JSArray:
         result = JSArray(node)
         items = result.items
-        value = self.value
-        evaluate_kind = _EVALUATE_KIND.get
+        part = self._literal_part
         inner = depth + 1
         for child in node.named_children:
             kind = child.type
             if kind == "comment":
                 continue
             if kind == "spread_element":
-                spread = value(child.named_children[0] if child.named_children else None, inner)
+                spread = self.value(child.named_children[0] if child.named_children else None, inner)
                 if isinstance(spread, JSArray):
                     items.extend(spread.items)
                     result.open = result.open or spread.open
                 else:
                     result.open = True
                 continue
-            method = evaluate_kind(kind) if inner <= MAX_DEPTH else None  # as in _object
-            items.append(Element(child, value(child, inner) if method is None else method(self, child, inner)))
+            items.append(Element(child, part(child, kind, inner, raw, base)))
         return result
 
     # functions ----------------------------------------------------------
@@ -573,7 +585,8 @@ class Evaluator:
     def _member_target(self, node: Node | None, depth: int) -> Value:
         """The object of ``a.b``; a class name gives its static side (``ToolFactory.create``)."""
         inner = strip_transparent(node)
-        if inner is not None and inner.type == "identifier":
+        kind = inner.type if inner is not None else None
+        if kind == "identifier":
             binding = self.scopes.resolve(inner)
             if binding is not None and binding.kind == "class":
                 body = binding.declaration.child_by_field_name("body")
@@ -814,7 +827,8 @@ class Evaluator:
         ``tools.map(...)`` and ``tools[i]`` with an unknown index each stand for every element.
         """
         inner = strip_transparent(node)
-        if inner is not None and inner.type == "identifier":
+        kind = inner.type if inner is not None else None
+        if kind == "identifier":
             binding = self.scopes.resolve(inner)
             found = self._loop_elements(binding, depth) if binding is not None else None
             if found is not None:
@@ -825,7 +839,7 @@ class Evaluator:
                         value = member(value, step)
                     values.append(value)
                 return values
-        if inner is not None and inner.type == "subscript_expression":
+        if kind == "subscript_expression":
             index_node = inner.child_by_field_name("index")
             index = self.value(index_node, depth + 1)
             target = self.value(inner.child_by_field_name("object"), depth + 1)

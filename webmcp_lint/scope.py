@@ -328,6 +328,7 @@ def _nearest_from(current: Node | None, kinds: frozenset[str], fallback: Node) -
 
 
 _VAR_SCOPE_KINDS = FUNCTION_KINDS | {"program"}
+_PROGRAM = frozenset({"program"})
 
 
 def _declaration_kind(declaration: Node | None) -> str:
@@ -524,8 +525,6 @@ def _made_binding(index: ScopeIndex, name: str, scope: Node, binding: Binding) -
 def _declare_made(index: ScopeIndex, order: tuple, scope: Node, binding: Binding) -> None:
     """Record a binding already made (the few declarations whose scope is at hand)."""
     index.declare(binding.name, (order, _made_binding, scope, binding))
-    if binding.kind == "import":
-        index.imported_names.add(binding.name)
 
 
 def _index_loop_variable(index: ScopeIndex, loop: Node, order: Iterator[tuple]) -> None:
@@ -536,37 +535,59 @@ def _index_loop_variable(index: ScopeIndex, loop: Node, order: Iterator[tuple]) 
     left = read(loop, fields.left)
     if keyword is None or left is None:
         return  # assigns an existing name
-    kind = keyword.type if keyword.type in ("const", "let", "var") else "let"
-    operator = read(loop, fields.operator)
-    is_of = operator is not None and operator.type == "of"
-    scope = nearest(loop, _VAR_SCOPE_KINDS) if kind == "var" else loop
     for identifier, path in pattern_names(left):
-        _declare_made(index, next(order), scope, Binding(spelled(index.data, identifier), kind, identifier, loop,
-                                            read(loop, fields.right) if is_of else None, (EACH,) + path))
+        index.declare(spelled(index.data, identifier), (next(order), _loop_binding, identifier, loop, keyword, path))
+
+
+def _loop_binding(index: ScopeIndex, name: str, identifier: Node, loop: Node, keyword: Node,
+                  path: tuple[str | int, ...]) -> tuple[Node, Binding]:
+    facts = index.shared_facts.get(loop.id)
+    if facts is None:
+        keyword_kind = keyword.type
+        kind = keyword_kind if keyword_kind in ("const", "let", "var") else "let"
+        fields = index.fields
+        operator = fields.read(loop, fields.operator)
+        elements = fields.read(loop, fields.right) if operator is not None and operator.type == "of" else None
+        scope = nearest(loop, _VAR_SCOPE_KINDS) if kind == "var" else loop
+        facts = index.shared_facts[loop.id] = (kind, scope, elements)
+    kind, scope, elements = facts
+    return scope, Binding(name, kind, identifier, loop, elements, (EACH,) + path)
 
 
 def _index_import(index: ScopeIndex, statement: Node, order: Iterator[tuple]) -> None:
-    source_node = index.fields.read(statement, index.fields.source)
-    if source_node is None:
+    """Declare the names an import binds (each Binding, with the module's specifier, is made when asked for)."""
+    source = index.fields.read(statement, index.fields.source)
+    if source is None:
         return
-    from webmcp_lint.evaluate import string_value
-
-    source = string_value(source_node)
-    program = nearest(statement, frozenset({"program"}))
     clause = next((child for child in statement.named_children if child.type == "import_clause"), None)
     if clause is None:
         return
+    imported: list[tuple[Node, Node | str]] = []  # (the local name, the name it imports)
     for child in clause.named_children:
-        if child.type == "identifier":
-            _declare_made(index, next(order), program, Binding(child.text.decode(), "import", child, statement, None, (), source, "default"))
-        elif child.type == "namespace_import":
-            for name in child.named_children:
-                if name.type == "identifier":
-                    _declare_made(index, next(order), program, Binding(name.text.decode(), "import", name, statement, None, (), source, "*"))
-        elif child.type == "named_imports":
+        kind = child.type
+        if kind == "identifier":
+            imported.append((child, "default"))
+        elif kind == "namespace_import":
+            imported.extend((name, "*") for name in child.named_children if name.type == "identifier")
+        elif kind == "named_imports":
             for specifier in child.named_children:
                 names = specifier_names(specifier) if specifier.type == "import_specifier" else None
                 if names is not None:
-                    imported, alias = names
-                    _declare_made(index, next(order), program, Binding(alias.text.decode(), "import", alias, statement, None, (), source,
-                                               specifier_text(imported)))
+                    imported.append((names[1], names[0]))
+    data = index.data
+    for alias, name in imported:
+        local = spelled(data, alias)
+        index.imported_names.add(local)
+        index.declare(local, (next(order), _import_binding, alias, statement, source, name))
+
+
+def _import_binding(index: ScopeIndex, name: str, alias: Node, statement: Node, source: Node,
+                    imported: Node | str) -> tuple[Node, Binding]:
+    facts = index.shared_facts.get(statement.id)
+    if facts is None:
+        from webmcp_lint.evaluate import string_value
+
+        facts = index.shared_facts[statement.id] = (nearest(statement, _PROGRAM), string_value(source))
+    program, specifier = facts
+    imported_name = imported if isinstance(imported, str) else specifier_text(imported)
+    return program, Binding(name, "import", alias, statement, None, (), specifier, imported_name)

@@ -64,10 +64,14 @@ _UNSEEN = object()
 
 
 def _model_context_kind(node: Node, script: Script, depth: int) -> str | None:
-    node = unwrap(node)
-    if node is None or depth > 8:
+    kind = node.type  # read once (each ``.type`` makes a string), and again only for a wrapped expression
+    if kind in TRANSPARENT_KINDS:
+        node = unwrap(node)
+        if node is None:
+            return None
+        kind = node.type
+    if depth > 8:
         return None
-    kind = node.type  # read once: each ``.type`` makes a string
     if kind == "member_expression" or kind == "subscript_expression":
         if not reads_model_context(node):
             return None
