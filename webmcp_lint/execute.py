@@ -49,6 +49,9 @@ COLLECTED_KINDS = frozenset({
 }) | LOOP_KINDS
 # Methods of an axios/ky client that take a signal: only for these is the receiver traced to its creation.
 CLIENT_METHODS = frozenset(api.split(".", 1)[1] for api in apis.SIGNAL_APIS if api.startswith(("axios.", "ky.")))
+# A call can be a signal API only when named so or calling such a method (``_signal_api``): the others are not asked.
+SIGNAL_API_NAMES = frozenset(apis.SIGNAL_APIS) | {"addEventListener"}
+SIGNAL_API_METHODS = CLIENT_METHODS | frozenset(apis.SIGNAL_METHODS)
 # Kinds with nothing the walk keeps inside (tokens; strings and regexes hold only fragments and escapes):
 # the walk does not ask them for children. Classes inside execute are not walked at all.
 TOKEN_KINDS = frozenset({
@@ -585,7 +588,9 @@ class ExecuteModel:
         self._mark_awaited()
         self.awaited_calls = [call for call in self.calls if call.awaited]
         self.throw_if_aborted_calls = [call for call in self.calls if call.method == "throwIfAborted"]
-        self.signal_api_calls = [api for api in map(self._signal_api_call, self.calls) if api is not None]
+        maybe_signal_apis = [call for call in self.calls
+                             if call.name in SIGNAL_API_NAMES or call.method in SIGNAL_API_METHODS]
+        self.signal_api_calls = [api for api in map(self._signal_api_call, maybe_signal_apis) if api is not None]
         self._signal_api_ids = {api.call.node.id for api in self.signal_api_calls}
 
     # The facts below are each built on first use: not every rule asks every tool for every one.
