@@ -893,11 +893,16 @@ class ExecuteModel:
                 action = actions[node.kind_id]
             except IndexError:  # an ERROR node: its kind id lies past the grammar's, and it is looked into
                 action = None
-            if action is None:
-                look_into(node.named_children)
-            elif action.__class__ is str:
+            if action.__class__ is str:
                 walked[action].append((node, function))
-                look_into(node.named_children)
+                look_into(node.named_children)  # what reads a kept node later finds its children made
+            elif action is None:
+                # Looked into. Most such nodes (a statement, a parenthesised expression, a lone argument) have one
+                # named child, asked for alone: ``named_children`` first makes a node of every child, tokens too.
+                if node.named_child_count == 1:
+                    push(node.named_child(0))
+                else:
+                    look_into(node.named_children)
             elif action == _MEMBER:
                 members.append((node, function))
                 if node.has_error:
