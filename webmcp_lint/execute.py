@@ -982,13 +982,15 @@ class ExecuteModel:
         """A call expression's callee, named."""
         callee = unwrap(leading_child(node, "function"))
         name, root = callee_names(callee, self.source.data)
+        dot = name.rfind(".") if name is not None else -1
+        if name is not None and dot == -1:  # an identifier: a name without dots
+            return Call(node, name, None, None, owner, root)
+        if 0 <= dot < len(name) - 1:  # a member chain: the method is its last name
+            return Call(node, strip_global(name), name[dot + 1:], callee, owner, root)
         if callee is None or callee.type != "member_expression":
             return Call(node, strip_global(name), None, None, owner, root)
-        if name is not None and not name.endswith("."):
-            method = name[name.rindex(".") + 1:]
-        else:
-            prop = callee.child_by_field_name("property")
-            method = text(prop) if prop is not None else None
+        prop = callee.child_by_field_name("property")
+        method = text(prop) if prop is not None else None
         return Call(node, strip_global(name), method, callee if method is not None else None, owner, root)
 
     def is_global(self, call: Call) -> bool:
@@ -1018,20 +1020,18 @@ class ExecuteModel:
 
     def _awaited_nodes(self, expression: Node | None) -> list[Node]:
         """The calls an await waits for: through ``.then/.catch/.finally`` chains and ``Promise.all([...])``."""
+        calls = self._calls_by_id  # the walk kept every call and ``new`` of the await's function
         node = unwrap(expression)
-        calls = self._calls_by_id
+        call = calls.get(node.id) if node is not None else None
         for _ in range(16):
-            if node is None or node.type != "call_expression":
+            if call is None or call.method not in ("then", "catch", "finally"):
                 break
-            chained = calls[node.id]  # the walk kept every call of the await's function
-            if chained.method not in ("then", "catch", "finally"):
-                break
-            node = chained.receiver
-        if node is None or node.type not in ("call_expression", "new_expression"):
+            node = call.receiver
+            call = calls.get(node.id) if node is not None else None
+        if call is None:
             return []
-        found = [node]
-        call = calls.get(node.id)
-        if call is not None and call.name in apis.INSTANT_CALLS and call.arguments:
+        found = [call.node]
+        if call.name in apis.INSTANT_CALLS and call.arguments:
             found.extend(self._combined_calls(call.arguments[0]))
         return found
 
