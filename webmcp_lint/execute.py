@@ -332,7 +332,7 @@ def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | N
 
     ``data`` is the text the tree was parsed from. A chain written plainly (``cartService.items.get``) is read
     from its text (``scope.spelled``: one slice, its decoding shared per spelling), and its root is the first
-    child of each member in turn (lists the walk has read), instead of two field reads per member.
+    child of each member in turn (``child(0)``, as the walk reads it), instead of two field reads per member.
     """
     if callee is None:
         return None, None
@@ -345,10 +345,10 @@ def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | N
         if dots < MAX_CHAIN and PLAIN_CHAIN.fullmatch(written):
             root = callee
             for _ in range(dots):
-                children = root.children
-                if not children:
+                first = root.child(0)  # the object: a node without errors starts with its first child
+                if first is None:
                     break
-                root = children[0]  # the object: a node without errors starts with its first child
+                root = first
             root_kind = root.type
             if root_kind in ("identifier", "this", "super"):
                 return written, root if root_kind == "identifier" else None
@@ -908,7 +908,7 @@ class ExecuteModel:
                 if node.has_error:
                     look_into(node.named_children)
                 else:
-                    push(node.children[0])  # the object: the rest is a dot and a property name
+                    push(node.child(0))  # the object (the rest is a dot and a property name), alone
             elif action == _IDENTIFIER:
                 identifiers.append(node)
             elif action == _FUNCTION:
