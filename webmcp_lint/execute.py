@@ -61,6 +61,7 @@ TOKEN_KINDS = frozenset({
 })
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
+INDEXEDDB_EVIDENCE = tuple(word.encode() for word in apis.INDEXEDDB_EVIDENCE)
 # A member chain written as names and dots only, nothing between them (no spaces, comments, ``?.``, ``#``).
 PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
@@ -1005,6 +1006,8 @@ class ExecuteModel:
 
     def calls_local_function(self, call: Call) -> bool:
         """The callee is a function declared inside execute (it sees the signal by closure)."""
+        if not self._local_functions:
+            return False  # none declared: the callee is not looked at
         callee = unwrap(call.node.child_by_field_name("function"))
         return callee is not None and callee.type == "identifier" and self._local_function(callee) is not None
 
@@ -1065,6 +1068,8 @@ class ExecuteModel:
             return True
         if call.receiver is not None and self._is_object_store(call.receiver):
             return True  # IndexedDB requests take no signal
+        if call.name is not None:
+            return False  # a named callee is not ``import``
         callee = call.node.child_by_field_name("function")
         return callee is not None and callee.type == "import"
 
@@ -1460,13 +1465,15 @@ class ExecuteModel:
         return found
 
     def _is_object_store(self, receiver: Node) -> bool:
-        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB."""
+        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB.
+
+        The receiver and the bindings are the script's: their bytes are sliced from its text."""
+        data = self.source.data
         current: Node | None = receiver
         for _ in range(4):
             if current is None:
                 return False
-            written = text(current)
-            if any(word in written for word in apis.INDEXEDDB_EVIDENCE):
+            if spells_any(data[current.start_byte:current.end_byte], INDEXEDDB_EVIDENCE):
                 return True
             root = root_identifier(current)
             binding = self.script.scopes.resolve(root) if root is not None else None
