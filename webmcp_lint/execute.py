@@ -67,7 +67,7 @@ PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
-# Sort keys read in C, without a Python call per item: a node's start, and the start of a fact's node.
+# Sort key read in C, without a Python call per item: the start of a fact's node.
 NODE_START = attrgetter("node.start_byte")
 
 
@@ -147,14 +147,13 @@ class Call:
     use: most calls are never asked for them.
     """
 
-    __slots__ = ("node", "name", "method", "function", "root", "awaited", "_callee", "_receiver", "_arguments")
+    __slots__ = ("node", "name", "method", "root", "awaited", "_callee", "_receiver", "_arguments")
 
-    def __init__(self, node: Node, name: str | None, method: str | None, callee: Node | None, function: Node,
+    def __init__(self, node: Node, name: str | None, method: str | None, callee: Node | None,
                  root: Node | None) -> None:
         self.node = node
         self.name = name  # dotted callee, globals stripped: "fetch", "cartService.getItems", "new Request"
         self.method = method  # the called property of a member callee
-        self.function = function  # the function (execute or a nested one) it is written in
         self.root = root  # the callee's root identifier (``ExecuteModel.is_global`` resolves it)
         self.awaited = False
         self._callee = callee  # the member expression called, when ``method`` is set
@@ -496,10 +495,6 @@ def spells_any(written: bytes, words: Iterable[bytes]) -> bool:
     return False
 
 
-def _start_of_first(pair: tuple[Node, Node]) -> int:
-    return pair[0].start_byte
-
-
 def _first_named_child(node: Node) -> Node | None:
     children = node.named_children
     return children[0] if children else None
@@ -566,8 +561,8 @@ class ExecuteModel:
 
         self.abort_listeners: set[int] = set()  # ids of functions that run when the signal aborts
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
-        # (node, function it is in) for each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
-        self._walked_by_kind: defaultdict[str, list[tuple[Node, Node]]] = defaultdict(list)
+        # The nodes of each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
+        self._walked_by_kind: defaultdict[str, list[Node]] = defaultdict(list)
         self._in_order: set[str] = set()
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
@@ -585,7 +580,7 @@ class ExecuteModel:
         self._calls_by_id: dict[int, Call] = {}
         self._build_calls()
         self._find_roles()
-        self.awaits: list[tuple[Node, Node]] = self._kept("await_expression")
+        self.awaits: list[Node] = self._kept("await_expression")
         self._mark_awaited()
         self.awaited_calls = [call for call in self.calls if call.awaited]
         self.throw_if_aborted_calls = [call for call in self.calls if call.method == "throwIfAborted"]
@@ -618,7 +613,7 @@ class ExecuteModel:
 
     @built_once
     def throws(self) -> list[Throw]:
-        return [self._throw(node, owner) for node, owner in self._kept("throw_statement")]
+        return [self._throw(node, self._owner(node)) for node in self._kept("throw_statement")]
 
     @built_once
     def rejects(self) -> list[Reject]:
@@ -626,11 +621,11 @@ class ExecuteModel:
 
     @built_once
     def catches(self) -> list[CatchClause]:
-        return [self._catch(node, owner) for node, owner in self._kept("catch_clause")]
+        return [self._catch(node, self._owner(node)) for node in self._kept("catch_clause")]
 
     @built_once
     def loops(self) -> list[Loop]:
-        return [self._loop(node, owner) for node, owner in self._kept("loop")]
+        return [self._loop(node, self._owner(node)) for node in self._kept("loop")]
 
     @built_once
     def writes(self) -> list[Write]:
@@ -657,15 +652,11 @@ class ExecuteModel:
 
     @built_once
     def _rethrow_positions(self) -> _Positions:
-        return _Positions([node for node, _ in self._kept("throw_statement")] + [reject.node for reject in self.rejects])
+        return _Positions([*self._kept("throw_statement"), *(reject.node for reject in self.rejects)])
 
     @built_once
     def _await_positions(self) -> _Positions:
-        return _Positions([node for node, _ in self.awaits])
-
-    @built_once
-    def _await_owner(self) -> dict[int, Node]:
-        return {node.id: owner for node, owner in self.awaits}
+        return _Positions(self.awaits)
 
     @built_once
     def _timer_positions(self) -> _Positions:
@@ -700,8 +691,8 @@ class ExecuteModel:
             return
         # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
         data = self.source.data
-        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node, _ in declarators]
-        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node, _ in assignments)
+        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node in declarators]
+        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node in assignments)
 
         def known() -> tuple[int, int]:
             return len(self.signal_names), len(self.options_names)
@@ -862,8 +853,8 @@ class ExecuteModel:
                 if declared is not None and declared.id not in included:
                     queue.append(declared)
 
-    def _kept(self, kind: str) -> list[tuple[Node, Node]] | tuple[()]:
-        """The nodes of ``kind`` the walk kept, with their function, in source order (sorted on first use).
+    def _kept(self, kind: str) -> list[Node] | tuple[()]:
+        """The nodes of ``kind`` the walk kept, in source order (sorted on first use).
 
         ``kind`` is a node kind, or "loop" for every kind of loop.
         """
@@ -872,9 +863,20 @@ class ExecuteModel:
             return ()
         if kind not in self._in_order:
             if len(found) > 1:
-                found.sort(key=_start_of_first)
+                found.sort(key=START_BYTE)
             self._in_order.add(kind)
         return found
+
+    def _owner(self, node: Node) -> Node:
+        """The function a kept node is written in: execute, or the innermost function walked that holds it (the
+        walk keeps nothing of a function it does not walk)."""
+        owner = self.function
+        if len(self._included) > 1:
+            start, end = node.start_byte, node.end_byte
+            for function in self._included.values():
+                if owner.start_byte < function.start_byte <= start and end <= function.end_byte:
+                    owner = function
+        return owner
 
     def _walk_function(self, function: Node, queue: list[Node]) -> None:
         body = function.child_by_field_name("body")
@@ -882,7 +884,7 @@ class ExecuteModel:
             return
         walked = self._walked_by_kind
         if body.type != "statement_block":
-            walked["return_statement"].append((body, function))  # an arrow's expression body is its return
+            walked["return_statement"].append(body)  # an arrow's expression body is its return
         actions = _walk_actions(self.script.language)
         identifiers = self._identifiers
         members = walked["member_expression"]
@@ -895,7 +897,7 @@ class ExecuteModel:
             except IndexError:  # an ERROR node: its kind id lies past the grammar's, and it is looked into
                 action = None
             if action.__class__ is str:
-                walked[action].append((node, function))
+                walked[action].append(node)
                 look_into(node.named_children)  # what reads a kept node later finds its children made
             elif action is None:
                 # Looked into. Most such nodes (a statement, a parenthesised expression, a lone argument) have one
@@ -905,7 +907,7 @@ class ExecuteModel:
                 else:
                     look_into(node.named_children)
             elif action == _MEMBER:
-                members.append((node, function))
+                members.append(node)
                 if node.has_error:
                     look_into(node.named_children)
                 else:
@@ -969,30 +971,30 @@ class ExecuteModel:
 
     def _build_calls(self) -> None:
         calls, by_id = self.calls, self._calls_by_id
-        for node, owner in self._walked_by_kind.get("call_expression", ()):  # in walk order: sorted below
-            call = by_id[node.id] = self._call(node, owner)
+        for node in self._walked_by_kind.get("call_expression", ()):  # in walk order: sorted below
+            call = by_id[node.id] = self._call(node)
             calls.append(call)
-        for node, owner in self._walked_by_kind.get("new_expression", ()):
+        for node in self._walked_by_kind.get("new_expression", ()):
             name, root = callee_names(unwrap(node.child_by_field_name("constructor")), self.source.data)
-            call = by_id[node.id] = Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
+            call = by_id[node.id] = Call(node, f"new {strip_global(name)}" if name else None, None, None, root)
             calls.append(call)
         if len(calls) > 1:
             calls.sort(key=NODE_START)
 
-    def _call(self, node: Node, owner: Node) -> Call:
+    def _call(self, node: Node) -> Call:
         """A call expression's callee, named."""
         callee = unwrap(leading_child(node, "function"))
         name, root = callee_names(callee, self.source.data)
         dot = name.rfind(".") if name is not None else -1
         if name is not None and dot == -1:  # an identifier: a name without dots
-            return Call(node, name, None, None, owner, root)
+            return Call(node, name, None, None, root)
         if 0 <= dot < len(name) - 1:  # a member chain: the method is its last name
-            return Call(node, strip_global(name), name[dot + 1:], callee, owner, root)
+            return Call(node, strip_global(name), name[dot + 1:], callee, root)
         if callee is None or callee.type != "member_expression":
-            return Call(node, strip_global(name), None, None, owner, root)
+            return Call(node, strip_global(name), None, None, root)
         prop = callee.child_by_field_name("property")
         method = text(prop) if prop is not None else None
-        return Call(node, strip_global(name), method, callee if method is not None else None, owner, root)
+        return Call(node, strip_global(name), method, callee if method is not None else None, root)
 
     def is_global(self, call: Call) -> bool:
         """The callee's root name is not declared in the file (or is an import).
@@ -1012,7 +1014,7 @@ class ExecuteModel:
         return callee is not None and callee.type == "identifier" and self._local_function(callee) is not None
 
     def _awaited_expressions(self) -> list[Node | None]:
-        return [_first_named_child(await_node) for await_node, _ in self.awaits]
+        return [_first_named_child(await_node) for await_node in self.awaits]
 
     def _mark_awaited(self) -> None:
         for expression in self._awaited_expressions():
@@ -1119,7 +1121,7 @@ class ExecuteModel:
                     pattern, _ = parameter_pattern(params[1])
                     if pattern.type == "identifier":
                         self.promise_executors[executor.id] = text(pattern)
-        for node, _ in self._kept("assignment_expression"):
+        for node in self._kept("assignment_expression"):
             left = unwrap(node.child_by_field_name("left"))
             if left is not None and member_name(left) == "onabort" and self.is_signal(left.child_by_field_name("object")):
                 listener = self._function_value(node.child_by_field_name("right"))
@@ -1145,7 +1147,7 @@ class ExecuteModel:
         checks.extend(call.node for call in self.throw_if_aborted_calls)
         if not self._may_hold_string("AbortError"):
             return checks
-        for node, _ in self._kept("binary_expression"):
+        for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in EQUALITY_OPERATORS and any(
                     _string(node.child_by_field_name(side)) == "AbortError" for side in ("left", "right")):
@@ -1158,7 +1160,7 @@ class ExecuteModel:
         if not self._spells(written):
             return []
         data, size = self.source.data, len(written)
-        return [member for member, _ in self._kept("member_expression")
+        return [member for member in self._kept("member_expression")
                 if data[member.end_byte - size:member.end_byte] == written and _property_is(member, written)]
 
     def _may_hold_string(self, value: str) -> bool:
@@ -1321,12 +1323,12 @@ class ExecuteModel:
     def _catching_try_blocks(self) -> list[tuple[int, int, int]]:
         """(start, end, function id) of each try block that has a catch, from the catch clauses the walk kept."""
         blocks = []
-        for node, owner in self._kept("catch_clause"):
+        for node in self._kept("catch_clause"):
             statement = node.parent
             body = statement.child_by_field_name("body") if statement is not None \
                 and statement.type == "try_statement" else None
             if body is not None:
-                blocks.append((body.start_byte, body.end_byte, owner.id))
+                blocks.append((body.start_byte, body.end_byte, self._owner(node).id))
         return blocks
 
     def _caught_locally(self, node: Node, owner: Node) -> bool:
@@ -1370,7 +1372,8 @@ class ExecuteModel:
 
     def _returns(self) -> list[Return]:
         found = []
-        for node, owner in self._kept("return_statement"):
+        for node in self._kept("return_statement"):
+            owner = self._owner(node)
             if node.type == "return_statement":
                 value = None
                 for child in node.named_children:
@@ -1428,7 +1431,7 @@ class ExecuteModel:
                            if parameter is not None and parameter.type == "identifier" else None, owner, abortable)
 
     def _loop(self, node: Node, owner: Node) -> Loop:
-        awaits = any(self._await_owner[await_node.id].id == owner.id and not self._awaits_a_reader(await_node)
+        awaits = any(self._owner(await_node).id == owner.id and not self._awaits_a_reader(await_node)
                      for await_node in self._await_positions.within(node.start_byte, node.end_byte))
         passes_signal = any(call.method != "throwIfAborted"
                             for call in self._abortable_within(node.start_byte, node.end_byte))
@@ -1457,7 +1460,7 @@ class ExecuteModel:
         for fetch in self.fetches:
             if fetch.method in apis.WRITE_HTTP_METHODS:
                 found.append(Write(fetch.call.node, "http", f"{fetch.api}() with method {fetch.method}"))
-        for node, _ in self._kept("assignment_expression"):
+        for node in self._kept("assignment_expression"):
             target = strip_global(dotted_name(node.child_by_field_name("left")))
             if target in apis.WRITE_ASSIGNMENTS:
                 found.append(Write(node, "cookie", f"{target} ="))
@@ -1500,7 +1503,7 @@ class ExecuteModel:
             names.update(key.local for key in self.input.keys.values() if key.local)
         if not names:
             return names
-        declarators = [node for node, _ in self._kept("variable_declarator")]
+        declarators = self._kept("variable_declarator")
         for _ in range(ALIAS_PASSES):
             before = len(names)
             for declarator in declarators:
@@ -1522,11 +1525,11 @@ class ExecuteModel:
             reads.setdefault(key.key, []).append(key.node)
         if self.input.name is None:
             return reads
-        for node, _ in (*self._kept("member_expression"), *self._kept("subscript_expression")):
+        for node in (*self._kept("member_expression"), *self._kept("subscript_expression")):
             key = self.input_member_key(node)
             if key is not None:
                 reads.setdefault(key, []).append(node)
-        for declarator, _ in self._kept("variable_declarator"):
+        for declarator in self._kept("variable_declarator"):
             target = declarator.child_by_field_name("name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is not None and target.type == "object_pattern" and self._is_input(value):
@@ -1563,7 +1566,7 @@ class ExecuteModel:
         if self.input is None:
             return locals_
         locals_.update({key.local: key.key for key in self.input.keys.values() if key.local})
-        for declarator, _ in self._kept("variable_declarator") if self._input_named else ():
+        for declarator in self._kept("variable_declarator") if self._input_named else ():
             target = declarator.child_by_field_name("name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is None or value is None:
@@ -1584,7 +1587,7 @@ class ExecuteModel:
         if self.input is None:
             return keys
         keys.update(key.key for key in self.input.keys.values() if key.default is not None)
-        for declarator, _ in self._kept("variable_declarator") if self._input_named else ():
+        for declarator in self._kept("variable_declarator") if self._input_named else ():
             target = declarator.child_by_field_name("name")
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
@@ -1617,7 +1620,7 @@ class ExecuteModel:
                 return locals_.get(text(node))
             return self.input_member_key(node)
 
-        for node, _ in self._kept("binary_expression"):
+        for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             op = operator.type if operator is not None else ""
@@ -1636,7 +1639,7 @@ class ExecuteModel:
                 key = None
             if key is not None:
                 keys.add(key)
-        for node, _ in self._kept("ternary_expression"):
+        for node in self._kept("ternary_expression"):
             # `typeof r === "number" ? r : 5`: the key tested, kept in one branch, replaced in the other
             condition = node.child_by_field_name("condition")
             if condition is None:
@@ -1645,13 +1648,13 @@ class ExecuteModel:
             key = next((key for key in branches if key is not None), None)
             if key is not None and branches.count(key) == 1 and key in {key_of(name) for name in _names_in(condition)}:
                 keys.add(key)
-        for node, _ in self._kept("augmented_assignment_expression"):
+        for node in self._kept("augmented_assignment_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in ("??=", "||="):
                 key = key_of(node.child_by_field_name("left"))
                 if key is not None:
                     keys.add(key)
-        for node, _ in self._kept("assignment_expression"):
+        for node in self._kept("assignment_expression"):
             # `if (!sort) sort = "newest";`: a value set under a condition on the same key
             key = key_of(node.child_by_field_name("left"))
             condition = _enclosing_if_condition(node)
@@ -1663,7 +1666,7 @@ class ExecuteModel:
         """``{ ...DEFAULTS, ...input }`` or ``Object.assign({...}, input)``: every key may get a default."""
         if not self._input_named:
             return False
-        for node, _ in self._kept("object"):
+        for node in self._kept("object"):
             spreads = [child for child in node.named_children if child.type == "spread_element"]
             if len(node.named_children) > 1 and any(
                     self._is_input(spread.named_children[0] if spread.named_children else None) for spread in spreads):
@@ -1681,14 +1684,14 @@ class ExecuteModel:
             return True
         negations: list[Node] = []  # `!x`: a check when x is the input, in an if's condition
         comparisons: list[Node] = []
-        for node, _ in self._kept("unary_expression"):
+        for node in self._kept("unary_expression"):
             operator = node.child_by_field_name("operator")
             kind = operator.type if operator is not None else None
             if kind == "typeof":
                 return True
             if kind == "!":
                 negations.append(node)
-        for node, _ in self._kept("binary_expression"):
+        for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             kind = operator.type if operator is not None else ""
             if kind in ("in", "instanceof"):
