@@ -453,8 +453,9 @@ def is_async(function: Node) -> bool:
     return any(child.type == "async" for child in function.children)
 
 
-def object_keys(node: Node) -> tuple[set[str], bool]:
-    """Static keys of an object literal and whether a spread (or computed key) may add more."""
+def object_keys(node: Node, data: bytes) -> tuple[set[str], bool]:
+    """Static keys of an object literal of the file ``data`` holds, and whether a spread (or computed key) may add
+    more."""
     keys: set[str] = set()
     open_ended = False
     for child in node.named_children:
@@ -466,7 +467,7 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
             else:
                 keys.add(key)
         elif kind == "shorthand_property_identifier":
-            keys.add(text(child))
+            keys.add(spelled(data, child))
         elif kind == "method_definition":
             key_node = child.child_by_field_name("name")
             keys.add(property_key(key_node) if key_node is not None else "")
@@ -475,13 +476,14 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
     return keys, open_ended
 
 
-def object_value(node: Node, key: str) -> Node | None:
-    """The value node of ``key`` in an object literal (the shorthand identifier itself for ``{ key }``)."""
+def object_value(node: Node, key: str, data: bytes) -> Node | None:
+    """The value node of ``key`` in an object literal of the file ``data`` holds (the shorthand identifier itself
+    for ``{ key }``)."""
     for child in node.named_children:
         kind = child.type
         if kind == "pair" and property_key(leading_child(child, "key")) == key:
             return trailing_child(child, "value")
-        if kind == "shorthand_property_identifier" and text(child) == key:
+        if kind == "shorthand_property_identifier" and spelled(data, child) == key:
             return child
     return None
 
@@ -715,16 +717,18 @@ class ExecuteModel:
         value = unwrap(value)
         if target is None or value is None:
             return
+        data = self.source.data
         if target.type == "identifier":
-            name = text(target)
-            if value.type == "identifier" and text(value) in self.options_names:
+            name = spelled(data, target)
+            if value.type == "identifier" and spelled(data, value) in self.options_names:
                 self.options_names.add(name)
             elif self.is_signal(value) or (dotted_name(value.child_by_field_name("function")) == "AbortSignal.any"
                                            and self.mentions_signal(value)):
                 self.signal_names.add(name)
-        elif target.type == "object_pattern" and value.type == "identifier" and text(value) in self.options_names:
+        elif target.type == "object_pattern" and value.type == "identifier" \
+                and spelled(data, value) in self.options_names:
             for child in target.named_children:
-                local = _signal_local(child, self.source.data)
+                local = _signal_local(child, data)
                 if local is not None:
                     self.signal_names.add(local)
 
@@ -749,13 +753,13 @@ class ExecuteModel:
         return "signal"
 
     def is_signal(self, node: Node | None) -> bool:
-        """``node`` is the run's signal: a signal name, the misused options name, or ``x.signal``."""
+        """``node`` (in execute) is the run's signal: a signal name, the misused options name, or ``x.signal``."""
         node = unwrap(node)
         if node is None:
             return False
         kind = node.type
         if kind == "identifier":
-            name = text(node)
+            name = spelled(self.source.data, node)
             return name in self.signal_names or name in self.options_names or name == "signal"
         return kind == "member_expression" and member_name(node) == "signal"
 
@@ -1267,7 +1271,7 @@ class ExecuteModel:
                 return "unknown"  # fetch(request): the Request carries its own signal
             return "missing"
         if options.type == "object":
-            keys, open_ended = object_keys(options)
+            keys, open_ended = object_keys(options, self.source.data)
             if "signal" in keys:
                 return "given"
             return "unknown" if open_ended else "missing"
@@ -1293,7 +1297,8 @@ class ExecuteModel:
         init = api_call.options
         if api_call.options_index == 0:  # axios(config) / axios.request(config)
             config = unwrap(init)
-            url = object_value(config, "url") if config is not None and config.type == "object" else None
+            url = object_value(config, "url", self.source.data) if config is not None and config.type == "object" \
+                else None
         method: str | None = api.rsplit(".", 1)[1].upper() if "." in api and not api.startswith("new ") else None
         if method in (None, "REQUEST"):
             method = self._init_method(init)
@@ -1305,9 +1310,9 @@ class ExecuteModel:
             return "GET"
         if init.type != "object":
             return None
-        value = object_value(init, "method")
+        value = object_value(init, "method", self.source.data)
         if value is None:
-            return None if object_keys(init)[1] else "GET"
+            return None if object_keys(init, self.source.data)[1] else "GET"
         method = self.script.evaluator.value(value)
         return method.upper() if isinstance(method, str) else None
 
@@ -1427,7 +1432,7 @@ class ExecuteModel:
         abortable = []
         if try_block is not None:
             abortable = self._abortable_within(try_block.start_byte, try_block.end_byte)
-        return CatchClause(self, node, try_block, text(parameter)
+        return CatchClause(self, node, try_block, spelled(self.source.data, parameter)
                            if parameter is not None and parameter.type == "identifier" else None, owner, abortable)
 
     def _loop(self, node: Node, owner: Node) -> Loop:
