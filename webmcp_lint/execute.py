@@ -170,8 +170,14 @@ class Call:
 
     @property
     def arguments(self) -> list[Node]:
+        """Read from the call's last child (its arguments, whose children the walk has often made already);
+        a ``new`` without parentheses, or a tagged template, is asked by field."""
         if self._arguments is None:
-            self._arguments = call_arguments(self.node)
+            last = trailing_child(self.node, "arguments")
+            if last is not None and last.type == "arguments":
+                self._arguments = [child for child in last.named_children if child.type != "comment"]
+            else:
+                self._arguments = call_arguments(self.node)
         return self._arguments
 
 
