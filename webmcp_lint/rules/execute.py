@@ -92,15 +92,16 @@ def throw_in_execute(tool: ToolDefinition, project: Project) -> Iterator[Finding
 
 
 def _error_text(throw: Node) -> str:
-    """The message a throw carries, to show it as ``{ error: ... }``."""
-    argument = unwrap(throw.named_children[0]) if throw.named_children else None
-    if argument is not None and argument.type in ("new_expression", "call_expression"):
-        arguments = argument.child_by_field_name("arguments")
-        first = unwrap(arguments.named_children[0]) if arguments is not None and arguments.named_children else None
-        if first is not None and first.type in ("string", "template_string") and len(text(first)) <= SHOWN_TEXT:
-            return text(first)
-    if argument is not None and argument.type in ("string", "template_string") and len(text(argument)) <= SHOWN_TEXT:
-        return text(argument)
+    """The message a throw carries, to show it as ``{ error: ... }``: the thrown string, or the first argument
+    of the error made (``new Error("...")``), when a string short enough to quote."""
+    thrown = unwrap(throw.named_children[0]) if throw.named_children else None
+    if thrown is not None and thrown.type in ("new_expression", "call_expression"):
+        arguments = thrown.child_by_field_name("arguments")
+        thrown = unwrap(arguments.named_children[0]) if arguments is not None and arguments.named_children else None
+    if thrown is not None and thrown.type in ("string", "template_string"):
+        written = text(thrown)
+        if len(written) <= SHOWN_TEXT:
+            return written
     return '"..."'
 
 
