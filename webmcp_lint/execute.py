@@ -1518,7 +1518,7 @@ class ExecuteModel:
         for _ in range(ALIAS_PASSES):
             before = len(names)
             for declarator in declarators:
-                target = declarator.child_by_field_name("name")
+                target = leading_child(declarator, "name")
                 value = declarator.child_by_field_name("value")
                 if target is not None and _derived_from(value, names):
                     names.update(_pattern_locals(target, self.source.data))
@@ -1541,7 +1541,7 @@ class ExecuteModel:
             if key is not None:
                 reads.setdefault(key, []).append(node)
         for declarator in self._kept("variable_declarator"):
-            target = declarator.child_by_field_name("name")
+            target = leading_child(declarator, "name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is not None and target.type == "object_pattern" and self._is_input(value):
                 for key in _destructured_keys(target, self.source.data).values():
@@ -1578,7 +1578,7 @@ class ExecuteModel:
             return locals_
         locals_.update({key.local: key.key for key in self.input.keys.values() if key.local})
         for declarator in self._kept("variable_declarator") if self._input_named else ():
-            target = declarator.child_by_field_name("name")
+            target = leading_child(declarator, "name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is None or value is None:
                 continue
@@ -1599,7 +1599,7 @@ class ExecuteModel:
             return keys
         keys.update(key.key for key in self.input.keys.values() if key.default is not None)
         for declarator in self._kept("variable_declarator") if self._input_named else ():
-            target = declarator.child_by_field_name("name")
+            target = leading_child(declarator, "name")
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
                 destructured = _destructured_keys(target, self.source.data)
