@@ -193,6 +193,24 @@ def test_a_throw_is_caught_locally_only_by_a_try_with_a_catch_in_its_own_functio
     assert [throw.caught_locally for throw in model.throws] == [True, False, False]
 
 
+def test_each_fact_belongs_to_the_innermost_function_that_runs_it():
+    model = model_of("""async execute(input, { signal }) {
+      while (!done()) {
+        items.forEach(async (item) => {
+          await save(item);
+          try { list.map((x) => { throw new Error("deep"); }); } catch (err) { return null; }
+        });
+      }
+      return 1;
+    }""")
+    (loop,) = model.loops
+    assert not loop.awaits  # the await is the callback's, not the loop's function's
+    (throw,) = model.throws
+    assert not throw.caught_locally  # the try is the forEach callback's, the throw the map callback's inside it
+    assert [text(ret.value) for ret in model.execute_returns] == ["1"]
+    assert len(model.returns) == 2
+
+
 def test_signal_mentions_are_the_tokens_the_walk_reaches():
     model = model_of("""async execute(input, { signal }) {
       const s = signal;

@@ -49,6 +49,9 @@ COLLECTED_KINDS = frozenset({
 }) | LOOP_KINDS
 # Methods of an axios/ky client that take a signal: only for these is the receiver traced to its creation.
 CLIENT_METHODS = frozenset(api.split(".", 1)[1] for api in apis.SIGNAL_APIS if api.startswith(("axios.", "ky.")))
+# A call can be a signal API only when named so or calling such a method (``_signal_api``): the others are not asked.
+SIGNAL_API_NAMES = frozenset(apis.SIGNAL_APIS) | {"addEventListener"}
+SIGNAL_API_METHODS = CLIENT_METHODS | frozenset(apis.SIGNAL_METHODS)
 # Kinds with nothing the walk keeps inside (tokens; strings and regexes hold only fragments and escapes):
 # the walk does not ask them for children. Classes inside execute are not walked at all.
 TOKEN_KINDS = frozenset({
@@ -58,12 +61,13 @@ TOKEN_KINDS = frozenset({
 })
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
+INDEXEDDB_EVIDENCE = tuple(word.encode() for word in apis.INDEXEDDB_EVIDENCE)
 # A member chain written as names and dots only, nothing between them (no spaces, comments, ``?.``, ``#``).
 PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
 MENTION_LIMIT = 4000  # nodes looked at when asking whether an expression mentions a name
 ALIAS_PASSES = 4
-# Sort keys read in C, without a Python call per item: a node's start, and the start of a fact's node.
+# Sort key read in C, without a Python call per item: the start of a fact's node.
 NODE_START = attrgetter("node.start_byte")
 
 
@@ -143,14 +147,13 @@ class Call:
     use: most calls are never asked for them.
     """
 
-    __slots__ = ("node", "name", "method", "function", "root", "awaited", "_callee", "_receiver", "_arguments")
+    __slots__ = ("node", "name", "method", "root", "awaited", "_callee", "_receiver", "_arguments")
 
-    def __init__(self, node: Node, name: str | None, method: str | None, callee: Node | None, function: Node,
+    def __init__(self, node: Node, name: str | None, method: str | None, callee: Node | None,
                  root: Node | None) -> None:
         self.node = node
         self.name = name  # dotted callee, globals stripped: "fetch", "cartService.getItems", "new Request"
         self.method = method  # the called property of a member callee
-        self.function = function  # the function (execute or a nested one) it is written in
         self.root = root  # the callee's root identifier (``ExecuteModel.is_global`` resolves it)
         self.awaited = False
         self._callee = callee  # the member expression called, when ``method`` is set
@@ -167,8 +170,14 @@ class Call:
 
     @property
     def arguments(self) -> list[Node]:
+        """Read from the call's last child (its arguments, whose children the walk has often made already);
+        a ``new`` without parentheses, or a tagged template, is asked by field."""
         if self._arguments is None:
-            self._arguments = call_arguments(self.node)
+            last = trailing_child(self.node, "arguments")
+            if last is not None and last.type == "arguments":
+                self._arguments = [child for child in last.named_children if child.type != "comment"]
+            else:
+                self._arguments = call_arguments(self.node)
         return self._arguments
 
 
@@ -329,7 +338,7 @@ def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | N
 
     ``data`` is the text the tree was parsed from. A chain written plainly (``cartService.items.get``) is read
     from its text (``scope.spelled``: one slice, its decoding shared per spelling), and its root is the first
-    child of each member in turn (lists the walk has read), instead of two field reads per member.
+    child of each member in turn (``child(0)``, as the walk reads it), instead of two field reads per member.
     """
     if callee is None:
         return None, None
@@ -342,10 +351,10 @@ def callee_names(callee: Node | None, data: bytes) -> tuple[str | None, Node | N
         if dots < MAX_CHAIN and PLAIN_CHAIN.fullmatch(written):
             root = callee
             for _ in range(dots):
-                children = root.children
-                if not children:
+                first = root.child(0)  # the object: a node without errors starts with its first child
+                if first is None:
                     break
-                root = children[0]  # the object: a node without errors starts with its first child
+                root = first
             root_kind = root.type
             if root_kind in ("identifier", "this", "super"):
                 return written, root if root_kind == "identifier" else None
@@ -450,8 +459,9 @@ def is_async(function: Node) -> bool:
     return any(child.type == "async" for child in function.children)
 
 
-def object_keys(node: Node) -> tuple[set[str], bool]:
-    """Static keys of an object literal and whether a spread (or computed key) may add more."""
+def object_keys(node: Node, data: bytes) -> tuple[set[str], bool]:
+    """Static keys of an object literal of the file ``data`` holds, and whether a spread (or computed key) may add
+    more."""
     keys: set[str] = set()
     open_ended = False
     for child in node.named_children:
@@ -463,7 +473,7 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
             else:
                 keys.add(key)
         elif kind == "shorthand_property_identifier":
-            keys.add(text(child))
+            keys.add(spelled(data, child))
         elif kind == "method_definition":
             key_node = child.child_by_field_name("name")
             keys.add(property_key(key_node) if key_node is not None else "")
@@ -472,13 +482,14 @@ def object_keys(node: Node) -> tuple[set[str], bool]:
     return keys, open_ended
 
 
-def object_value(node: Node, key: str) -> Node | None:
-    """The value node of ``key`` in an object literal (the shorthand identifier itself for ``{ key }``)."""
+def object_value(node: Node, key: str, data: bytes) -> Node | None:
+    """The value node of ``key`` in an object literal of the file ``data`` holds (the shorthand identifier itself
+    for ``{ key }``)."""
     for child in node.named_children:
         kind = child.type
         if kind == "pair" and property_key(leading_child(child, "key")) == key:
             return trailing_child(child, "value")
-        if kind == "shorthand_property_identifier" and text(child) == key:
+        if kind == "shorthand_property_identifier" and spelled(data, child) == key:
             return child
     return None
 
@@ -490,10 +501,6 @@ def spells_any(written: bytes, words: Iterable[bytes]) -> bool:
         if written.find(word) != -1:
             return True
     return False
-
-
-def _start_of_first(pair: tuple[Node, Node]) -> int:
-    return pair[0].start_byte
 
 
 def _first_named_child(node: Node) -> Node | None:
@@ -562,8 +569,8 @@ class ExecuteModel:
 
         self.abort_listeners: set[int] = set()  # ids of functions that run when the signal aborts
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
-        # (node, function it is in) for each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
-        self._walked_by_kind: defaultdict[str, list[tuple[Node, Node]]] = defaultdict(list)
+        # The nodes of each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
+        self._walked_by_kind: defaultdict[str, list[Node]] = defaultdict(list)
         self._in_order: set[str] = set()
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
@@ -581,11 +588,13 @@ class ExecuteModel:
         self._calls_by_id: dict[int, Call] = {}
         self._build_calls()
         self._find_roles()
-        self.awaits: list[tuple[Node, Node]] = self._kept("await_expression")
+        self.awaits: list[Node] = self._kept("await_expression")
         self._mark_awaited()
         self.awaited_calls = [call for call in self.calls if call.awaited]
         self.throw_if_aborted_calls = [call for call in self.calls if call.method == "throwIfAborted"]
-        self.signal_api_calls = [api for api in map(self._signal_api_call, self.calls) if api is not None]
+        maybe_signal_apis = [call for call in self.calls
+                             if call.name in SIGNAL_API_NAMES or call.method in SIGNAL_API_METHODS]
+        self.signal_api_calls = [api for api in map(self._signal_api_call, maybe_signal_apis) if api is not None]
         self._signal_api_ids = {api.call.node.id for api in self.signal_api_calls}
 
     # The facts below are each built on first use: not every rule asks every tool for every one.
@@ -612,7 +621,7 @@ class ExecuteModel:
 
     @built_once
     def throws(self) -> list[Throw]:
-        return [self._throw(node, owner) for node, owner in self._kept("throw_statement")]
+        return [self._throw(node, self._owner(node)) for node in self._kept("throw_statement")]
 
     @built_once
     def rejects(self) -> list[Reject]:
@@ -620,11 +629,11 @@ class ExecuteModel:
 
     @built_once
     def catches(self) -> list[CatchClause]:
-        return [self._catch(node, owner) for node, owner in self._kept("catch_clause")]
+        return [self._catch(node, self._owner(node)) for node in self._kept("catch_clause")]
 
     @built_once
     def loops(self) -> list[Loop]:
-        return [self._loop(node, owner) for node, owner in self._kept("loop")]
+        return [self._loop(node, self._owner(node)) for node in self._kept("loop")]
 
     @built_once
     def writes(self) -> list[Write]:
@@ -651,15 +660,11 @@ class ExecuteModel:
 
     @built_once
     def _rethrow_positions(self) -> _Positions:
-        return _Positions([node for node, _ in self._kept("throw_statement")] + [reject.node for reject in self.rejects])
+        return _Positions([*self._kept("throw_statement"), *(reject.node for reject in self.rejects)])
 
     @built_once
     def _await_positions(self) -> _Positions:
-        return _Positions([node for node, _ in self.awaits])
-
-    @built_once
-    def _await_owner(self) -> dict[int, Node]:
-        return {node.id: owner for node, owner in self.awaits}
+        return _Positions(self.awaits)
 
     @built_once
     def _timer_positions(self) -> _Positions:
@@ -694,8 +699,8 @@ class ExecuteModel:
             return
         # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
         data = self.source.data
-        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node, _ in declarators]
-        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node, _ in assignments)
+        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node in declarators]
+        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node in assignments)
 
         def known() -> tuple[int, int]:
             return len(self.signal_names), len(self.options_names)
@@ -718,16 +723,18 @@ class ExecuteModel:
         value = unwrap(value)
         if target is None or value is None:
             return
+        data = self.source.data
         if target.type == "identifier":
-            name = text(target)
-            if value.type == "identifier" and text(value) in self.options_names:
+            name = spelled(data, target)
+            if value.type == "identifier" and spelled(data, value) in self.options_names:
                 self.options_names.add(name)
             elif self.is_signal(value) or (dotted_name(value.child_by_field_name("function")) == "AbortSignal.any"
                                            and self.mentions_signal(value)):
                 self.signal_names.add(name)
-        elif target.type == "object_pattern" and value.type == "identifier" and text(value) in self.options_names:
+        elif target.type == "object_pattern" and value.type == "identifier" \
+                and spelled(data, value) in self.options_names:
             for child in target.named_children:
-                local = _signal_local(child, self.source.data)
+                local = _signal_local(child, data)
                 if local is not None:
                     self.signal_names.add(local)
 
@@ -752,13 +759,13 @@ class ExecuteModel:
         return "signal"
 
     def is_signal(self, node: Node | None) -> bool:
-        """``node`` is the run's signal: a signal name, the misused options name, or ``x.signal``."""
+        """``node`` (in execute) is the run's signal: a signal name, the misused options name, or ``x.signal``."""
         node = unwrap(node)
         if node is None:
             return False
         kind = node.type
         if kind == "identifier":
-            name = text(node)
+            name = spelled(self.source.data, node)
             return name in self.signal_names or name in self.options_names or name == "signal"
         return kind == "member_expression" and member_name(node) == "signal"
 
@@ -856,8 +863,8 @@ class ExecuteModel:
                 if declared is not None and declared.id not in included:
                     queue.append(declared)
 
-    def _kept(self, kind: str) -> list[tuple[Node, Node]] | tuple[()]:
-        """The nodes of ``kind`` the walk kept, with their function, in source order (sorted on first use).
+    def _kept(self, kind: str) -> list[Node] | tuple[()]:
+        """The nodes of ``kind`` the walk kept, in source order (sorted on first use).
 
         ``kind`` is a node kind, or "loop" for every kind of loop.
         """
@@ -866,9 +873,20 @@ class ExecuteModel:
             return ()
         if kind not in self._in_order:
             if len(found) > 1:
-                found.sort(key=_start_of_first)
+                found.sort(key=START_BYTE)
             self._in_order.add(kind)
         return found
+
+    def _owner(self, node: Node) -> Node:
+        """The function a kept node is written in: execute, or the innermost function walked that holds it (the
+        walk keeps nothing of a function it does not walk)."""
+        owner = self.function
+        if len(self._included) > 1:
+            start, end = node.start_byte, node.end_byte
+            for function in self._included.values():
+                if owner.start_byte < function.start_byte <= start and end <= function.end_byte:
+                    owner = function
+        return owner
 
     def _walk_function(self, function: Node, queue: list[Node]) -> None:
         body = function.child_by_field_name("body")
@@ -876,7 +894,7 @@ class ExecuteModel:
             return
         walked = self._walked_by_kind
         if body.type != "statement_block":
-            walked["return_statement"].append((body, function))  # an arrow's expression body is its return
+            walked["return_statement"].append(body)  # an arrow's expression body is its return
         actions = _walk_actions(self.script.language)
         identifiers = self._identifiers
         members = walked["member_expression"]
@@ -888,17 +906,22 @@ class ExecuteModel:
                 action = actions[node.kind_id]
             except IndexError:  # an ERROR node: its kind id lies past the grammar's, and it is looked into
                 action = None
-            if action is None:
-                look_into(node.named_children)
-            elif action.__class__ is str:
-                walked[action].append((node, function))
-                look_into(node.named_children)
+            if action.__class__ is str:
+                walked[action].append(node)
+                look_into(node.named_children)  # what reads a kept node later finds its children made
+            elif action is None:
+                # Looked into. Most such nodes (a statement, a parenthesised expression, a lone argument) have one
+                # named child, asked for alone: ``named_children`` first makes a node of every child, tokens too.
+                if node.named_child_count == 1:
+                    push(node.named_child(0))
+                else:
+                    look_into(node.named_children)
             elif action == _MEMBER:
-                members.append((node, function))
+                members.append(node)
                 if node.has_error:
                     look_into(node.named_children)
                 else:
-                    push(node.children[0])  # the object: the rest is a dot and a property name
+                    push(node.child(0))  # the object (the rest is a dot and a property name), alone
             elif action == _IDENTIFIER:
                 identifiers.append(node)
             elif action == _FUNCTION:
@@ -958,28 +981,30 @@ class ExecuteModel:
 
     def _build_calls(self) -> None:
         calls, by_id = self.calls, self._calls_by_id
-        for node, owner in self._walked_by_kind.get("call_expression", ()):  # in walk order: sorted below
-            call = by_id[node.id] = self._call(node, owner)
+        for node in self._walked_by_kind.get("call_expression", ()):  # in walk order: sorted below
+            call = by_id[node.id] = self._call(node)
             calls.append(call)
-        for node, owner in self._walked_by_kind.get("new_expression", ()):
+        for node in self._walked_by_kind.get("new_expression", ()):
             name, root = callee_names(unwrap(node.child_by_field_name("constructor")), self.source.data)
-            call = by_id[node.id] = Call(node, f"new {strip_global(name)}" if name else None, None, None, owner, root)
+            call = by_id[node.id] = Call(node, f"new {strip_global(name)}" if name else None, None, None, root)
             calls.append(call)
         if len(calls) > 1:
             calls.sort(key=NODE_START)
 
-    def _call(self, node: Node, owner: Node) -> Call:
+    def _call(self, node: Node) -> Call:
         """A call expression's callee, named."""
         callee = unwrap(leading_child(node, "function"))
         name, root = callee_names(callee, self.source.data)
+        dot = name.rfind(".") if name is not None else -1
+        if name is not None and dot == -1:  # an identifier: a name without dots
+            return Call(node, name, None, None, root)
+        if 0 <= dot < len(name) - 1:  # a member chain: the method is its last name
+            return Call(node, strip_global(name), name[dot + 1:], callee, root)
         if callee is None or callee.type != "member_expression":
-            return Call(node, strip_global(name), None, None, owner, root)
-        if name is not None and not name.endswith("."):
-            method = name[name.rindex(".") + 1:]
-        else:
-            prop = callee.child_by_field_name("property")
-            method = text(prop) if prop is not None else None
-        return Call(node, strip_global(name), method, callee if method is not None else None, owner, root)
+            return Call(node, strip_global(name), None, None, root)
+        prop = callee.child_by_field_name("property")
+        method = text(prop) if prop is not None else None
+        return Call(node, strip_global(name), method, callee if method is not None else None, root)
 
     def is_global(self, call: Call) -> bool:
         """The callee's root name is not declared in the file (or is an import).
@@ -993,11 +1018,13 @@ class ExecuteModel:
 
     def calls_local_function(self, call: Call) -> bool:
         """The callee is a function declared inside execute (it sees the signal by closure)."""
+        if not self._local_functions:
+            return False  # none declared: the callee is not looked at
         callee = unwrap(call.node.child_by_field_name("function"))
         return callee is not None and callee.type == "identifier" and self._local_function(callee) is not None
 
     def _awaited_expressions(self) -> list[Node | None]:
-        return [_first_named_child(await_node) for await_node, _ in self.awaits]
+        return [_first_named_child(await_node) for await_node in self.awaits]
 
     def _mark_awaited(self) -> None:
         for expression in self._awaited_expressions():
@@ -1008,20 +1035,18 @@ class ExecuteModel:
 
     def _awaited_nodes(self, expression: Node | None) -> list[Node]:
         """The calls an await waits for: through ``.then/.catch/.finally`` chains and ``Promise.all([...])``."""
+        calls = self._calls_by_id  # the walk kept every call and ``new`` of the await's function
         node = unwrap(expression)
-        calls = self._calls_by_id
+        call = calls.get(node.id) if node is not None else None
         for _ in range(16):
-            if node is None or node.type != "call_expression":
+            if call is None or call.method not in ("then", "catch", "finally"):
                 break
-            chained = calls[node.id]  # the walk kept every call of the await's function
-            if chained.method not in ("then", "catch", "finally"):
-                break
-            node = chained.receiver
-        if node is None or node.type not in ("call_expression", "new_expression"):
+            node = call.receiver
+            call = calls.get(node.id) if node is not None else None
+        if call is None:
             return []
-        found = [node]
-        call = calls.get(node.id)
-        if call is not None and call.name in apis.INSTANT_CALLS and call.arguments:
+        found = [call.node]
+        if call.name in apis.INSTANT_CALLS and call.arguments:
             found.extend(self._combined_calls(call.arguments[0]))
         return found
 
@@ -1055,6 +1080,8 @@ class ExecuteModel:
             return True
         if call.receiver is not None and self._is_object_store(call.receiver):
             return True  # IndexedDB requests take no signal
+        if call.name is not None:
+            return False  # a named callee is not ``import``
         callee = call.node.child_by_field_name("function")
         return callee is not None and callee.type == "import"
 
@@ -1104,7 +1131,7 @@ class ExecuteModel:
                     pattern, _ = parameter_pattern(params[1])
                     if pattern.type == "identifier":
                         self.promise_executors[executor.id] = text(pattern)
-        for node, _ in self._kept("assignment_expression"):
+        for node in self._kept("assignment_expression"):
             left = unwrap(node.child_by_field_name("left"))
             if left is not None and member_name(left) == "onabort" and self.is_signal(left.child_by_field_name("object")):
                 listener = self._function_value(node.child_by_field_name("right"))
@@ -1130,7 +1157,7 @@ class ExecuteModel:
         checks.extend(call.node for call in self.throw_if_aborted_calls)
         if not self._may_hold_string("AbortError"):
             return checks
-        for node, _ in self._kept("binary_expression"):
+        for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in EQUALITY_OPERATORS and any(
                     _string(node.child_by_field_name(side)) == "AbortError" for side in ("left", "right")):
@@ -1143,7 +1170,7 @@ class ExecuteModel:
         if not self._spells(written):
             return []
         data, size = self.source.data, len(written)
-        return [member for member, _ in self._kept("member_expression")
+        return [member for member in self._kept("member_expression")
                 if data[member.end_byte - size:member.end_byte] == written and _property_is(member, written)]
 
     def _may_hold_string(self, value: str) -> bool:
@@ -1250,7 +1277,7 @@ class ExecuteModel:
                 return "unknown"  # fetch(request): the Request carries its own signal
             return "missing"
         if options.type == "object":
-            keys, open_ended = object_keys(options)
+            keys, open_ended = object_keys(options, self.source.data)
             if "signal" in keys:
                 return "given"
             return "unknown" if open_ended else "missing"
@@ -1276,7 +1303,8 @@ class ExecuteModel:
         init = api_call.options
         if api_call.options_index == 0:  # axios(config) / axios.request(config)
             config = unwrap(init)
-            url = object_value(config, "url") if config is not None and config.type == "object" else None
+            url = object_value(config, "url", self.source.data) if config is not None and config.type == "object" \
+                else None
         method: str | None = api.rsplit(".", 1)[1].upper() if "." in api and not api.startswith("new ") else None
         if method in (None, "REQUEST"):
             method = self._init_method(init)
@@ -1288,9 +1316,9 @@ class ExecuteModel:
             return "GET"
         if init.type != "object":
             return None
-        value = object_value(init, "method")
+        value = object_value(init, "method", self.source.data)
         if value is None:
-            return None if object_keys(init)[1] else "GET"
+            return None if object_keys(init, self.source.data)[1] else "GET"
         method = self.script.evaluator.value(value)
         return method.upper() if isinstance(method, str) else None
 
@@ -1306,12 +1334,12 @@ class ExecuteModel:
     def _catching_try_blocks(self) -> list[tuple[int, int, int]]:
         """(start, end, function id) of each try block that has a catch, from the catch clauses the walk kept."""
         blocks = []
-        for node, owner in self._kept("catch_clause"):
+        for node in self._kept("catch_clause"):
             statement = node.parent
             body = statement.child_by_field_name("body") if statement is not None \
                 and statement.type == "try_statement" else None
             if body is not None:
-                blocks.append((body.start_byte, body.end_byte, owner.id))
+                blocks.append((body.start_byte, body.end_byte, self._owner(node).id))
         return blocks
 
     def _caught_locally(self, node: Node, owner: Node) -> bool:
@@ -1355,7 +1383,8 @@ class ExecuteModel:
 
     def _returns(self) -> list[Return]:
         found = []
-        for node, owner in self._kept("return_statement"):
+        for node in self._kept("return_statement"):
+            owner = self._owner(node)
             if node.type == "return_statement":
                 value = None
                 for child in node.named_children:
@@ -1409,11 +1438,11 @@ class ExecuteModel:
         abortable = []
         if try_block is not None:
             abortable = self._abortable_within(try_block.start_byte, try_block.end_byte)
-        return CatchClause(self, node, try_block, text(parameter)
+        return CatchClause(self, node, try_block, spelled(self.source.data, parameter)
                            if parameter is not None and parameter.type == "identifier" else None, owner, abortable)
 
     def _loop(self, node: Node, owner: Node) -> Loop:
-        awaits = any(self._await_owner[await_node.id].id == owner.id and not self._awaits_a_reader(await_node)
+        awaits = any(self._owner(await_node).id == owner.id and not self._awaits_a_reader(await_node)
                      for await_node in self._await_positions.within(node.start_byte, node.end_byte))
         passes_signal = any(call.method != "throwIfAborted"
                             for call in self._abortable_within(node.start_byte, node.end_byte))
@@ -1442,7 +1471,7 @@ class ExecuteModel:
         for fetch in self.fetches:
             if fetch.method in apis.WRITE_HTTP_METHODS:
                 found.append(Write(fetch.call.node, "http", f"{fetch.api}() with method {fetch.method}"))
-        for node, _ in self._kept("assignment_expression"):
+        for node in self._kept("assignment_expression"):
             target = strip_global(dotted_name(node.child_by_field_name("left")))
             if target in apis.WRITE_ASSIGNMENTS:
                 found.append(Write(node, "cookie", f"{target} ="))
@@ -1450,13 +1479,15 @@ class ExecuteModel:
         return found
 
     def _is_object_store(self, receiver: Node) -> bool:
-        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB."""
+        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB.
+
+        The receiver and the bindings are the script's: their bytes are sliced from its text."""
+        data = self.source.data
         current: Node | None = receiver
         for _ in range(4):
             if current is None:
                 return False
-            written = text(current)
-            if any(word in written for word in apis.INDEXEDDB_EVIDENCE):
+            if spells_any(data[current.start_byte:current.end_byte], INDEXEDDB_EVIDENCE):
                 return True
             root = root_identifier(current)
             binding = self.script.scopes.resolve(root) if root is not None else None
@@ -1483,11 +1514,11 @@ class ExecuteModel:
             names.update(key.local for key in self.input.keys.values() if key.local)
         if not names:
             return names
-        declarators = [node for node, _ in self._kept("variable_declarator")]
+        declarators = self._kept("variable_declarator")
         for _ in range(ALIAS_PASSES):
             before = len(names)
             for declarator in declarators:
-                target = declarator.child_by_field_name("name")
+                target = leading_child(declarator, "name")
                 value = declarator.child_by_field_name("value")
                 if target is not None and _derived_from(value, names):
                     names.update(_pattern_locals(target, self.source.data))
@@ -1505,12 +1536,12 @@ class ExecuteModel:
             reads.setdefault(key.key, []).append(key.node)
         if self.input.name is None:
             return reads
-        for node, _ in (*self._kept("member_expression"), *self._kept("subscript_expression")):
+        for node in (*self._kept("member_expression"), *self._kept("subscript_expression")):
             key = self.input_member_key(node)
             if key is not None:
                 reads.setdefault(key, []).append(node)
-        for declarator, _ in self._kept("variable_declarator"):
-            target = declarator.child_by_field_name("name")
+        for declarator in self._kept("variable_declarator"):
+            target = leading_child(declarator, "name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is not None and target.type == "object_pattern" and self._is_input(value):
                 for key in _destructured_keys(target, self.source.data).values():
@@ -1546,8 +1577,8 @@ class ExecuteModel:
         if self.input is None:
             return locals_
         locals_.update({key.local: key.key for key in self.input.keys.values() if key.local})
-        for declarator, _ in self._kept("variable_declarator") if self._input_named else ():
-            target = declarator.child_by_field_name("name")
+        for declarator in self._kept("variable_declarator") if self._input_named else ():
+            target = leading_child(declarator, "name")
             value = unwrap(declarator.child_by_field_name("value"))
             if target is None or value is None:
                 continue
@@ -1567,8 +1598,8 @@ class ExecuteModel:
         if self.input is None:
             return keys
         keys.update(key.key for key in self.input.keys.values() if key.default is not None)
-        for declarator, _ in self._kept("variable_declarator") if self._input_named else ():
-            target = declarator.child_by_field_name("name")
+        for declarator in self._kept("variable_declarator") if self._input_named else ():
+            target = leading_child(declarator, "name")
             if target is not None and target.type == "object_pattern" \
                     and self._is_input(declarator.child_by_field_name("value")):
                 destructured = _destructured_keys(target, self.source.data)
@@ -1600,7 +1631,7 @@ class ExecuteModel:
                 return locals_.get(text(node))
             return self.input_member_key(node)
 
-        for node, _ in self._kept("binary_expression"):
+        for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             op = operator.type if operator is not None else ""
@@ -1619,7 +1650,7 @@ class ExecuteModel:
                 key = None
             if key is not None:
                 keys.add(key)
-        for node, _ in self._kept("ternary_expression"):
+        for node in self._kept("ternary_expression"):
             # `typeof r === "number" ? r : 5`: the key tested, kept in one branch, replaced in the other
             condition = node.child_by_field_name("condition")
             if condition is None:
@@ -1628,13 +1659,13 @@ class ExecuteModel:
             key = next((key for key in branches if key is not None), None)
             if key is not None and branches.count(key) == 1 and key in {key_of(name) for name in _names_in(condition)}:
                 keys.add(key)
-        for node, _ in self._kept("augmented_assignment_expression"):
+        for node in self._kept("augmented_assignment_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in ("??=", "||="):
                 key = key_of(node.child_by_field_name("left"))
                 if key is not None:
                     keys.add(key)
-        for node, _ in self._kept("assignment_expression"):
+        for node in self._kept("assignment_expression"):
             # `if (!sort) sort = "newest";`: a value set under a condition on the same key
             key = key_of(node.child_by_field_name("left"))
             condition = _enclosing_if_condition(node)
@@ -1646,7 +1677,7 @@ class ExecuteModel:
         """``{ ...DEFAULTS, ...input }`` or ``Object.assign({...}, input)``: every key may get a default."""
         if not self._input_named:
             return False
-        for node, _ in self._kept("object"):
+        for node in self._kept("object"):
             spreads = [child for child in node.named_children if child.type == "spread_element"]
             if len(node.named_children) > 1 and any(
                     self._is_input(spread.named_children[0] if spread.named_children else None) for spread in spreads):
@@ -1664,14 +1695,14 @@ class ExecuteModel:
             return True
         negations: list[Node] = []  # `!x`: a check when x is the input, in an if's condition
         comparisons: list[Node] = []
-        for node, _ in self._kept("unary_expression"):
+        for node in self._kept("unary_expression"):
             operator = node.child_by_field_name("operator")
             kind = operator.type if operator is not None else None
             if kind == "typeof":
                 return True
             if kind == "!":
                 negations.append(node)
-        for node, _ in self._kept("binary_expression"):
+        for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             kind = operator.type if operator is not None else ""
             if kind in ("in", "instanceof"):

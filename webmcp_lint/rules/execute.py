@@ -39,6 +39,8 @@ CONSTRAINT_KEYWORDS = ("enum", "minimum", "maximum", "exclusiveMinimum", "exclus
 ORDINALS = {0: "first", 1: "second", 2: "third"}
 # How the callee of a call returning a Symbol, a BigInt or a DOM node ends (``Symbol.for``, ``el.closest``).
 UNSERIALIZABLE_CALL_ENDINGS = frozenset({"Symbol", "for", "BigInt"}) | apis.DOM_NODE_CALLS
+# Kinds of a returned expression that hold another value, which ``returned_value`` resolves.
+HOLDING_KINDS = frozenset({"identifier", "shorthand_property_identifier", "await_expression"})
 # Kinds of a returned expression that can be, or name, a value JSON cannot carry (see ``_reason``).
 MAY_NOT_SERIALIZE = frozenset({"identifier", "shorthand_property_identifier", "await_expression", "new_expression",
                                "number", "call_expression", "function_expression", "class"}) | FUNCTION_KINDS
@@ -90,15 +92,16 @@ def throw_in_execute(tool: ToolDefinition, project: Project) -> Iterator[Finding
 
 
 def _error_text(throw: Node) -> str:
-    """The message a throw carries, to show it as ``{ error: ... }``."""
-    argument = unwrap(throw.named_children[0]) if throw.named_children else None
-    if argument is not None and argument.type in ("new_expression", "call_expression"):
-        arguments = argument.child_by_field_name("arguments")
-        first = unwrap(arguments.named_children[0]) if arguments is not None and arguments.named_children else None
-        if first is not None and first.type in ("string", "template_string") and len(text(first)) <= SHOWN_TEXT:
-            return text(first)
-    if argument is not None and argument.type in ("string", "template_string") and len(text(argument)) <= SHOWN_TEXT:
-        return text(argument)
+    """The message a throw carries, to show it as ``{ error: ... }``: the thrown string, or the first argument
+    of the error made (``new Error("...")``), when a string short enough to quote."""
+    thrown = unwrap(throw.named_children[0]) if throw.named_children else None
+    if thrown is not None and thrown.type in ("new_expression", "call_expression"):
+        arguments = thrown.child_by_field_name("arguments")
+        thrown = unwrap(arguments.named_children[0]) if arguments is not None and arguments.named_children else None
+    if thrown is not None and thrown.type in ("string", "template_string"):
+        written = text(thrown)
+        if len(written) <= SHOWN_TEXT:
+            return written
     return '"..."'
 
 
@@ -434,8 +437,11 @@ def non_serializable_result(tool: ToolDefinition, project: Project) -> Iterator[
 
 def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node, str]]:
     """Returned expressions that JSON cannot carry, with the reason: the value (through ``await``, ``?:``,
-    ``||``, ``??``) and the direct members of a returned object or array literal (``{ error: err }``)."""
-    candidates: list[Node] = []
+    ``||``, ``??``) and the direct members of a returned object or array literal (``{ error: err }``).
+
+    Each expression's kind is read once: names and awaits are resolved to what they hold, the rest is its own
+    value."""
+    candidates: list[tuple[Node, str]] = []  # each with its kind
     for branch in value_branches(value):
         kind = branch.type
         if kind == "object":
@@ -449,17 +455,24 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
         elif kind == "array":
             members = [child for child in branch.named_children if child.type != "spread_element"]
         else:
-            candidates.append(branch)
+            candidates.append((branch, kind))
             continue
         for member in members:
-            candidates.extend(value_branches(member))
+            candidates.extend((candidate, candidate.type) for candidate in value_branches(member))
     found = []
-    for shown in candidates:
-        if shown.type not in MAY_NOT_SERIALIZE:
+    data = model.source.data
+    for shown, kind in candidates:
+        if kind not in MAY_NOT_SERIALIZE:
             continue  # a literal, a member read, an operation: JSON carries what it gives
-        resolved, caught = model.returned_value(shown)
-        reason = "the caught error, which serialises to `{}` so its message is lost; return `{ error: err.message }`" \
-            if caught else _reason(resolved, model.source.data)
+        if kind in HOLDING_KINDS:
+            resolved, caught = model.returned_value(shown)
+            if caught:
+                found.append((shown, "the caught error, which serialises to `{}` so its message is lost; "
+                                     "return `{ error: err.message }`"))
+                continue
+            reason = _reason(resolved, resolved.type, data) if resolved is not None else None
+        else:
+            reason = _reason(shown, kind, data)
         if reason is not None:
             found.append((shown, reason))
     return found
@@ -476,10 +489,8 @@ def _last_name(callee: Node, data: bytes) -> str | None:
     return None
 
 
-def _reason(node: Node | None, data: bytes) -> str | None:
-    if node is None:
-        return None
-    kind = node.type
+def _reason(node: Node, kind: str, data: bytes) -> str | None:
+    """Why ``node`` (of that kind) does not survive JSON, or None."""
     if kind == "new_expression":
         constructor = dotted_name(node.child_by_field_name("constructor")) or ""
         if constructor.endswith("Error") or constructor == "DOMException":
