@@ -192,6 +192,15 @@ def test_wm607_reads_raw_characters_in_parameter_names_and_descriptions():
     assert "U+200B ZERO WIDTH SPACE" in " ".join(d.message for d in findings(code, "WM607"))
 
 
+def test_wm607_reads_the_written_text_where_the_known_text_hides_it():
+    # A comment in a concatenation and a joiner in a const's name are written, not part of the known text.
+    registered = 'navigator.modelContext.registerTool({{ name: "hours", description: {}, execute() {{ return 1; }} }});\n'
+    commented = registered.format('"Returns the hours." /* \u202e */ + " Daily."')
+    assert flagged_text(commented, "WM607") == ['"Returns the hours." /* \u202e */ + " Daily."']
+    named = 'const HOURS\u200d = "Returns the hours.";\n' + registered.format("HOURS\u200d")
+    assert flagged_text(named, "WM607") == ["HOURS\u200d"]
+
+
 def test_wm607_leaves_visible_non_ascii_alone():
     assert "WM607" not in codes(tool(description="Réserve une table au café — für zwei."))
 

@@ -1234,7 +1234,9 @@ def developer_tooling(name: str | None, description: str | None) -> str | None:
     named = name_words(name or "")
     if named and named[0] in words.NAME_DEVELOPER_WORDS:
         return named[0]  # the name's action: "seed_test_orders", not "get_seed_catalog"
-    return _developer_words(named) or _described_developer_tooling(description or "")
+    # Most names hold no cue word (nor every word of a cue pair): no pairs of words to build.
+    in_name = _developer_words(named) if _DEVELOPER_CUES.may_occur_in(frozenset(named)) else None
+    return in_name or _described_developer_tooling(description or "")
 
 
 @lru_cache(maxsize=4096)

@@ -87,11 +87,12 @@ def _walk(root: JSObject) -> tuple[SchemaEntry, ...]:
     seen: set[int] = set()
     while stack and len(found) < MAX_SCHEMAS:
         entry = stack.pop()
-        if id(entry.schema) in seen:  # the same object reached twice through const references
+        identity = id(entry.schema)
+        if identity in seen:  # the same object reached twice through const references
             continue
-        seen.add(id(entry.schema))
+        seen.add(identity)
         found.append(entry)
-        if not entry.schema.props.keys().isdisjoint(SUBSCHEMA_KEYWORDS):  # most schemas are leaves
+        if not SUBSCHEMA_KEYWORDS.isdisjoint(entry.schema.props):  # most schemas are leaves
             stack.extend(reversed(_children(entry)))
     return tuple(found)
 

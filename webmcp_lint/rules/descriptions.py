@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator, Sequence
 
 from tree_sitter import Node
@@ -226,8 +227,14 @@ def _undeclared_in_parameter(description: Description, properties: Sequence[Sche
 
 
 def _mentioned(sentence_words: frozenset[str], item: SchemaProperty) -> bool:
-    return any(len(word) >= 3 and word not in words.STOP_WORDS and word in sentence_words
-               for word in name_words(item.name))
+    return not sentence_words.isdisjoint(_telling_words(item.name))
+
+
+@lru_cache(maxsize=4096)
+def _telling_words(name: str) -> frozenset[str]:
+    """The words of a parameter name that can tell a sentence names it (three letters or more, no stop word);
+    remembered, since each sentence that states a list or a range asks about every parameter."""
+    return frozenset(word for word in name_words(name) if len(word) >= 3 and word not in words.STOP_WORDS)
 
 
 def _undeclared_in_tool(description: Description, properties: Sequence[SchemaProperty]) -> list[str]:
