@@ -72,6 +72,12 @@ def test_wm502_flags_direct_registration_in_framework_files(code, filename, inte
     assert found[0].source.slice(found[0].start, found[0].end).startswith("document.modelContext")
 
 
+@pytest.mark.parametrize("filename", ["orders.tsx", "..tsx", "app/..jsx", "...tsx"])
+def test_wm502_a_component_file_is_known_by_its_suffix_as_path_reads_it(filename):
+    code = f"document.modelContext.registerTool({DEFINITION});\n"
+    assert "it is a ." in findings(code, "WM502", filename)[0].message
+
+
 def test_wm502_home_made_hook_without_framework_import():
     code = ("export function useTool(definition) {\n  const controller = new AbortController();\n"
             "  document.modelContext.registerTool(definition, { signal: controller.signal });\n"

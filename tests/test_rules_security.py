@@ -201,6 +201,13 @@ def test_wm607_reads_the_written_text_where_the_known_text_hides_it():
     assert flagged_text(named, "WM607") == ["HOURS\u200d"]
 
 
+def test_wm607_finds_a_hidden_character_at_the_end_of_an_unterminated_string():
+    # Without its closing quote, a string's value drops its last written character: the written text is read.
+    for quote in ('"', "'"):
+        code = f'document.modelContext.registerTool({{ name: "get_x", description: {quote}Gets x\u200b\n}});\n'
+        assert "U+200B ZERO WIDTH SPACE" in " ".join(d.message for d in findings(code, "WM607"))
+
+
 def test_wm607_leaves_visible_non_ascii_alone():
     assert "WM607" not in codes(tool(description="Réserve une table au café — für zwei."))
 

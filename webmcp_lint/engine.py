@@ -20,7 +20,7 @@ from webmcp_lint.discovery import Skip, discover
 from webmcp_lint.evaluate import Evaluator
 from webmcp_lint.extract import all_extractors, may_hold_webmcp
 from webmcp_lint.embedded import is_embedding, split_markup
-from webmcp_lint.languages import HTML, SCRIPT_LANGUAGE_BY_SUFFIX, nodes_by_kind, parse
+from webmcp_lint.languages import HTML, SCRIPT_LANGUAGE_BY_SUFFIX, lower_suffix, nodes_by_kind, parse
 from webmcp_lint.model import FileAnalysis, Finding, Project, Script
 from webmcp_lint.frameworks import assign_frameworks
 from webmcp_lint.project_index import ProjectIndex
@@ -97,11 +97,8 @@ class LintResult(Record):
 
 
 def language_for(path: str) -> str | None:
-    """The script language of a file by its suffix (as ``Path.suffix`` reads it: a name's last dot, not its first
-    character nor its last), worked out on the name alone: building a Path costs 30k instructions a file."""
-    name = os.path.basename(path)
-    dot = name.rfind(".")
-    return SCRIPT_LANGUAGE_BY_SUFFIX.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
+    """The script language of a file by its suffix."""
+    return SCRIPT_LANGUAGE_BY_SUFFIX.get(lower_suffix(path))
 
 
 def subscribed_kinds(rules: Iterable[Rule]) -> frozenset[str]:

@@ -9,9 +9,9 @@ through any local alias (``import { useWebMCP as useTool }``).
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
+from webmcp_lint.languages import lower_suffix
 from webmcp_lint.model import FileAnalysis, Project, SourceKind
 from webmcp_lint.record import HashedRecord
 
@@ -105,7 +105,7 @@ def detect_framework(analysis: FileAnalysis, index: ProjectIndex | None) -> Dete
         framework = framework_of_module(specifier)
         if framework is not None:
             return Detection(framework, f"the file imports {specifier}")
-    suffix = os.path.splitext(analysis.source.display_path)[1].lower()  # a Path costs 30k instructions
+    suffix = lower_suffix(analysis.source.display_path)
     if suffix in COMPONENT_SUFFIXES:
         return Detection(COMPONENT_SUFFIXES[suffix], f"it is a {suffix} component")
     if index is None:

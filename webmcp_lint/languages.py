@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import os
 from functools import lru_cache
 from operator import attrgetter
 from types import ModuleType
@@ -26,6 +27,14 @@ SCRIPT_LANGUAGE_BY_SUFFIX = {
     ".cts": TYPESCRIPT,
     ".tsx": TSX,
 }
+
+
+def lower_suffix(path: str) -> str:
+    """A file's suffix, lower-cased, as ``Path.suffix`` reads it (a name's last dot, not its first character nor
+    its last: ``..tsx`` has one, ``.tsx`` none), worked out on the name alone: a Path costs 30k instructions."""
+    name = os.path.basename(path)
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
 
 @lru_cache(maxsize=None)

@@ -271,8 +271,9 @@ text_fields = per_object(_text_fields)  # WM607 and WM608 read each tool's texts
 
 
 # Nodes whose every character outside ASCII is also in their known text (a string literal's value, a property
-# name's key): escapes only add characters, and a line continuation drops only line separators, which are not
-# hidden. For these, an ASCII text needs no look at the written bytes (``node.text`` costs three ``.type``).
+# name's key) when they parse without error: escapes only add characters, and a line continuation drops only line
+# separators, which are not hidden. For these, an ASCII text needs no look at the written bytes (``node.text``
+# costs three ``.type``). A string without its closing quote is not one: its value loses its last character.
 _SPELLED_AS_KNOWN = frozenset({"string", "property_identifier"})
 
 
@@ -282,7 +283,7 @@ def hidden_characters_rule(tool: ToolDefinition, project: Project) -> Iterator[F
         if node is None:
             continue
         known = text or ""
-        if known.isascii() and (node.type in _SPELLED_AS_KNOWN or node.text.isascii()):
+        if known.isascii() and ((node.type in _SPELLED_AS_KNOWN and not node.has_error) or node.text.isascii()):
             continue  # every hidden character is outside ASCII
         values = [known, node.text.decode("utf-8", errors="replace")]
         found = list(dict.fromkeys(name for value in values for name in hidden_characters(value)))
