@@ -47,6 +47,9 @@ COLLECTED_KINDS = frozenset({
     "assignment_expression", "augmented_assignment_expression", "variable_declarator", "object",
     "ternary_expression",
 }) | LOOP_KINDS
+# Kinds whose kept nodes are asked which function they are written in (``ExecuteModel._owner``); "loop" stands
+# for every kind of loop, as in the walk's lists.
+OWNED_KINDS = frozenset({"throw_statement", "return_statement", "catch_clause", "loop", "await_expression"})
 # Methods of an axios/ky client that take a signal: only for these is the receiver traced to its creation.
 CLIENT_METHODS = frozenset(api.split(".", 1)[1] for api in apis.SIGNAL_APIS if api.startswith(("axios.", "ky.")))
 # A call can be a signal API only when named so or calling such a method (``_signal_api``): the others are not asked.
@@ -549,7 +552,7 @@ class ExecuteModel:
 
     __slots__ = ("tool", "script", "source", "function", "is_async", "parameter_count", "_first_parameter",
                  "options", "signal_names", "options_names", "abort_listeners", "promise_executors",
-                 "_walked_by_kind", "_in_order", "_local_functions", "_included", "_identifiers", "_stepped_over",
+                 "_walked_by_kind", "_owners", "_in_order", "_local_functions", "_included", "_identifiers", "_stepped_over",
                  "_unwalked", "_unwalked_body", "_signal_names_known", "calls", "_calls_by_id", "awaits",
                  "awaited_calls", "throw_if_aborted_calls", "signal_api_calls", "_signal_api_ids", "__dict__")
 
@@ -571,6 +574,7 @@ class ExecuteModel:
         self.promise_executors: dict[int, str] = {}  # executor function id -> its reject parameter name
         # The nodes of each kind the walk keeps, in walk order; ``_kept`` sorts on first use.
         self._walked_by_kind: defaultdict[str, list[Node]] = defaultdict(list)
+        self._owners: dict[int, Node] = {}  # node id -> the function whose walk kept it, for OWNED_KINDS
         self._in_order: set[str] = set()
         self._local_functions: dict[int, Node] = {}  # binding name node id -> function declared inside
         self._included: dict[int, Node] = {}  # the walked functions by id
@@ -878,23 +882,20 @@ class ExecuteModel:
         return found
 
     def _owner(self, node: Node) -> Node:
-        """The function a kept node is written in: execute, or the innermost function walked that holds it (the
-        walk keeps nothing of a function it does not walk)."""
-        owner = self.function
-        if len(self._included) > 1:
-            start, end = node.start_byte, node.end_byte
-            for function in self._included.values():
-                if owner.start_byte < function.start_byte <= start and end <= function.end_byte:
-                    owner = function
-        return owner
+        """The function a kept node of OWNED_KINDS is written in: the one whose walk kept it (a walk steps over
+        the functions nested in it), recorded then, as looking for the innermost function that holds the node
+        would cost as many steps as there are walked functions, for each node."""
+        return self._owners.get(node.id, self.function)
 
     def _walk_function(self, function: Node, queue: list[Node]) -> None:
         body = function.child_by_field_name("body")
         if body is None:
             return
         walked = self._walked_by_kind
+        owners = self._owners
         if body.type != "statement_block":
             walked["return_statement"].append(body)  # an arrow's expression body is its return
+            owners[body.id] = function
         actions = _walk_actions(self.script.language)
         identifiers = self._identifiers
         members = walked["member_expression"]
@@ -908,6 +909,8 @@ class ExecuteModel:
                 action = None
             if action.__class__ is str:
                 walked[action].append(node)
+                if action in OWNED_KINDS:
+                    owners[node.id] = function
                 look_into(node.named_children)  # what reads a kept node later finds its children made
             elif action is None:
                 # Looked into. Most such nodes (a statement, a parenthesised expression, a lone argument) have one
