@@ -32,8 +32,8 @@ from webmcp_lint.memo import built_once, per_object
 from webmcp_lint.model import Project, Script, ToolDefinition
 from webmcp_lint.record import Record
 from webmcp_lint.scope import FUNCTION_KINDS, property_key, spelled
-from webmcp_lint.syntax import (ancestors_under, call_arguments, member_name, mentions_names, spelled_nodes, text,
-                                unwrap)
+from webmcp_lint.syntax import (ancestors_under, call_arguments, listed_arguments, member_name, mentions_names,
+                                spelled_nodes, text, unwrap)
 
 GLOBAL_PREFIXES = ("window.", "globalThis.", "self.")
 LOOP_KINDS = frozenset({"while_statement", "do_statement", "for_statement", "for_in_statement"})
@@ -178,7 +178,7 @@ class Call:
         if self._arguments is None:
             last = trailing_child(self.node, "arguments")
             if last is not None and last.type == "arguments":
-                self._arguments = [child for child in last.named_children if child.type != "comment"]
+                self._arguments = listed_arguments(last)
             else:
                 self._arguments = call_arguments(self.node)
         return self._arguments

@@ -541,6 +541,8 @@ def _index_loop_variable(index: ScopeIndex, loop: Node, order: Iterator[tuple]) 
 
 def _loop_binding(index: ScopeIndex, name: str, identifier: Node, loop: Node, keyword: Node,
                   path: tuple[str | int, ...]) -> tuple[Node, Binding]:
+    """(scope, Binding) of a loop variable, made when its name is first asked about; what every variable of one
+    loop shares (its scope, kind and elements) is worked out once, under the loop's id."""
     facts = index.shared_facts.get(loop.id)
     if facts is None:
         keyword_kind = keyword.type
@@ -583,6 +585,8 @@ def _index_import(index: ScopeIndex, statement: Node, order: Iterator[tuple]) ->
 
 def _import_binding(index: ScopeIndex, name: str, alias: Node, statement: Node, source: Node,
                     imported: Node | str) -> tuple[Node, Binding]:
+    """(scope, Binding) of an imported name, made when the name is first asked about; ``imported`` is the name
+    the module exports (a node) or "default"/"*". The statement's program and module are read once, under its id."""
     facts = index.shared_facts.get(statement.id)
     if facts is None:
         from webmcp_lint.evaluate import string_value

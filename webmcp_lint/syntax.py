@@ -92,8 +92,11 @@ def is_optional_member(node: Node) -> bool:
 
 def call_arguments(call: Node) -> list[Node]:
     arguments = call.child_by_field_name("arguments")
-    if arguments is None:
-        return []
+    return [] if arguments is None else listed_arguments(arguments)
+
+
+def listed_arguments(arguments: Node) -> list[Node]:
+    """The expressions a call's arguments node lists, without the comments between them."""
     return [child for child in arguments.named_children if child.type != "comment"]
 
 

@@ -410,8 +410,8 @@ def unknown_model_context_event(node: Node, script: Script) -> Iterable[Finding]
 
 
 def _spells_word_starting_on(data: bytes, start: int, end: int) -> bool:
-    """``data[start:end]`` holds "on" where no letter comes before it: where a name may start (``textContent`` and
-    ``button`` hold "on" only inside a name)."""
+    """``data[start:end]`` holds "on" where no ASCII letter, ``_`` or ``$`` comes before it: where a name may
+    start (``textContent`` and ``button`` hold "on" only inside a name)."""
     found = data.find(b"on", start, end)
     while found != -1:
         if found == 0 or data[found - 1] not in IDENTIFIER_START_BYTES:
