@@ -188,3 +188,13 @@ def test_member_access_through_a_chain_of_names_keeps_the_depth_bound(steps, kno
     before = 'const v0 = { x: "found" };\n' + "\n".join(f"const v{i} = v{i - 1};" for i in range(1, steps + 1))
     value = evaluate(f"v{steps}.x", before)
     assert value == "found" if known else isinstance(value, Unknown)
+
+
+def test_only_methods_named_after_a_node_kind_evaluate_that_kind():
+    from webmcp_lint.evaluate import _EVALUATE_KIND
+    from webmcp_lint.languages import JAVASCRIPT, TSX, TYPESCRIPT, language
+
+    grammars = [language(name) for name in (JAVASCRIPT, TYPESCRIPT, TSX)]
+    assert {"object", "array", "string", "identifier", "call_expression"} <= set(_EVALUATE_KIND)
+    assert all(any(grammar.id_for_node_kind(kind, True) is not None for grammar in grammars) for kind in _EVALUATE_KIND)
+    assert "literal_part" not in _EVALUATE_KIND and "binding_value" not in _EVALUATE_KIND  # helpers, not handlers

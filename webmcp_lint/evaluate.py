@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable, Union
 
 from tree_sitter import Node
 
+from webmcp_lint.languages import JAVASCRIPT, TSX, TYPESCRIPT, language
 from webmcp_lint.record import HashedRecord, Record
 from webmcp_lint.scope import EACH, Binding, DecodedMemo, ScopeIndex, property_key, spelling
 
@@ -917,10 +918,16 @@ def _is_accessor(method: Node) -> bool:
     return second is not None and second.type in ("get", "set")
 
 
-# The method evaluating each node kind: ``_<kind>`` (one dictionary lookup per node, no name built).
+def _is_script_node_kind(name: str) -> bool:
+    return any(language(grammar).id_for_node_kind(name, True) is not None for grammar in (JAVASCRIPT, TYPESCRIPT, TSX))
+
+
+# The method evaluating each node kind: ``_<kind>`` (one dictionary lookup per node, no name built). Only names
+# that are node kinds of a script grammar count: the other private methods are helpers, never handlers of a kind
+# that merely shares their name.
 _EVALUATE_KIND: dict[str, Callable[[Evaluator, Node, int], Value]] = {
     name[1:]: method for name, method in vars(Evaluator).items()
-    if name.startswith("_") and not name.startswith("__") and callable(method)
+    if name.startswith("_") and not name.startswith("__") and callable(method) and _is_script_node_kind(name[1:])
 }
 
 
