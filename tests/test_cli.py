@@ -175,7 +175,7 @@ def test_python_dash_m_entry_point(tmp_path):
 
 
 def test_the_program_exits_at_once_only_after_writing_everything(tmp_path):
-    """cli.run ends the process without the interpreter's teardown: the whole report must be out by then."""
+    """program.run ends the process without the interpreter's teardown: the whole report must be out by then."""
     (tmp_path / "a.js").write_text(BAD * 3000)
     program = [sys.executable, "-m", "webmcp_lint", "check", str(tmp_path / "a.js"), "--format", "json", "--no-cache"]
     completed = subprocess.run(program, capture_output=True, text=True)

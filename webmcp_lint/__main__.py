@@ -1,3 +1,3 @@
-from webmcp_lint.cli import run
+from webmcp_lint.program import run
 
 run()

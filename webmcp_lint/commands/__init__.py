@@ -1,7 +1,9 @@
 """The subcommands, one module each, imported only when that command runs (see ``COMMANDS`` in cli.py).
 
-What several commands share lives here: exit codes, the one-line error and
-colour decisions. It imports nothing but click, so ``--version`` stays cheap.
+What several commands share lives here: exit codes, the one-line error, output
+and colour decisions. It imports no click: what ``check`` does once its options
+are parsed (check_run.py) runs in a process that never loads click
+(program.py says why), and ``--version`` stays cheap.
 """
 
 from __future__ import annotations
@@ -13,21 +15,27 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-import click
-
 if TYPE_CHECKING:
     from webmcp_lint.engine import LintResult
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-class UsageFailure(click.ClickException):
-    """A usage, config or internal error: exit 2 with one line."""
+class CommandError(Exception):
+    """A usage, config or internal error: exit 2 with one line (cli.Commands and program.run show it)."""
 
     exit_code = EXIT_ERROR
 
-    def show(self, file=None) -> None:
-        click.echo(f"webmcp-lint: error: {self.format_message()}", err=True)
+    def show(self) -> None:
+        echo(f"webmcp-lint: error: {self}", err=True)
+
+
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Write ``text`` to stdout (stderr with ``err``) at once, like click.echo but keeping colour codes the
+    caller chose to write (``use_color`` decides, FORCE_COLOR included)."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(f"{text}\n" if nl else text)
+    stream.flush()
 
 
 def write_output(path: str, text: str) -> None:
@@ -38,7 +46,7 @@ def write_output(path: str, text: str) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as error:
-        raise UsageFailure(f"{path}: cannot write: {error.strerror or error}") from None
+        raise CommandError(f"{path}: cannot write: {error.strerror or error}") from None
 
 
 @contextlib.contextmanager
@@ -46,18 +54,18 @@ def one_line_errors(verbose: bool) -> Iterator[None]:
     """Exit 2 with one line for an unexpected error, never a traceback (unless --verbose)."""
     try:
         yield
-    except click.ClickException:
+    except CommandError:
         raise
     except Exception as error:  # noqa: BLE001 - the promise is one line, never a traceback
         if verbose:
             raise
-        raise UsageFailure(f"internal error: {type(error).__name__}: {error}") from None
+        raise CommandError(f"internal error: {type(error).__name__}: {error}") from None
 
 
 @contextlib.contextmanager
 def without_cycle_collection() -> Iterator[None]:
     """Pause Python's cycle collector while a command analyses and reports (the program keeps it off from its
-    start, cli.run; this covers ``main`` called as a library or from tests).
+    start, program.run; this covers ``main`` called as a library or from tests).
 
     The analysis holds on to almost everything it makes until the report, so the collector's repeated passes
     over the growing heap free little and cost a fifth of the CPU. Freeing by reference counting goes on as
@@ -75,7 +83,7 @@ def without_cycle_collection() -> Iterator[None]:
 def require_existing_paths(result: LintResult) -> None:
     missing = [notice.path for notice in result.notices if notice.message == "no such file or directory"]
     if missing:
-        raise UsageFailure(f"no such file or directory: {', '.join(missing)}")
+        raise CommandError(f"no such file or directory: {', '.join(missing)}")
 
 
 def use_color(no_color: bool, output_file: str | None) -> bool:
@@ -88,4 +96,4 @@ def use_color(no_color: bool, output_file: str | None) -> bool:
 
 def echo_notices(result: LintResult) -> None:
     for notice in result.notices:
-        click.echo(f"webmcp-lint: {'error' if notice.internal_error else 'notice'}: {notice.path}: {notice.message}", err=True)
+        echo(f"webmcp-lint: {'error' if notice.internal_error else 'notice'}: {notice.path}: {notice.message}", err=True)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from webmcp_lint.commands import UsageFailure
+from webmcp_lint.commands import CommandError
 from webmcp_lint.pages import load_page
 from webmcp_lint.rules import all_rules, find_rule
 
@@ -40,8 +40,8 @@ def show_rule(code_or_slug) -> None:
     """Print a rule's page (what it flags, why, examples, fix)."""
     rule = find_rule(code_or_slug)
     if rule is None:
-        raise UsageFailure(f"unknown rule '{code_or_slug}' (see `webmcp-lint rules`)")
+        raise CommandError(f"unknown rule '{code_or_slug}' (see `webmcp-lint rules`)")
     page = load_page(rule.code)
     if page is None:
-        raise UsageFailure(f"no page for {rule.code}")
+        raise CommandError(f"no page for {rule.code}")
     click.echo(page.text, nl=not page.text.endswith("\n"))

@@ -13,7 +13,7 @@ def language_server(stdio) -> None:
     """Run the language server (LSP over stdin/stdout) for editors."""
     from webmcp_lint.server import serve  # pygls loads only for the server, not for `--help`
 
-    # The program starts with the cycle collector off (cli.run): right for a run that ends, not for a server
+    # The program starts with the cycle collector off (program.run): right for a run that ends, not for a server
     # that lints on every keystroke, whose models hold reference cycles (memos kept on their owners).
     gc.enable()
     serve()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UsageFailure, echo_notices, one_line_errors,
+from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CommandError, echo_notices, one_line_errors,
                                   require_existing_paths, use_color, without_cycle_collection, write_output)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.engine import lint_paths
@@ -246,13 +246,13 @@ def list_tools(paths, output_format, output_file, manifest_file, fail_on_change,
     """List every WebMCP tool the code defines (the agent surface), or its drift from a manifest."""
     paths = list(paths) or ["."]
     if config_file and isolated:
-        raise UsageFailure("--config and --isolated cannot be combined")
+        raise CommandError("--config and --isolated cannot be combined")
     try:
         settings, _ = run_settings(paths, config_file=config_file, isolated=isolated, command_line=RuleLayer(),
                                    verbose=verbose)
         committed = load_manifest(Path(manifest_file).read_text(encoding="utf-8")) if manifest_file else None
     except (ConfigError, ManifestError, OSError, UnicodeDecodeError) as error:
-        raise UsageFailure(f"{manifest_file}: {error}" if isinstance(error, ManifestError) else str(error)) from None
+        raise CommandError(f"{manifest_file}: {error}" if isinstance(error, ManifestError) else str(error)) from None
     with one_line_errors(verbose):
         result = lint_paths(paths, settings)
         manifest = build_manifest(result, linted_root(paths))

@@ -8,8 +8,6 @@ extractor), and a function filling a FileAnalysis from one Script.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from functools import lru_cache
 from typing import Callable
 
@@ -17,6 +15,7 @@ from tree_sitter import Node
 
 from webmcp_lint.languages import START_BYTE
 from webmcp_lint.model import FileAnalysis, Script
+from webmcp_lint.plugins import plugin_modules
 from webmcp_lint.record import HashedRecord
 
 
@@ -76,8 +75,7 @@ _EXTRACTORS: list[Extractor] = []
 def all_extractors() -> list[Extractor]:
     if not _EXTRACTORS:
         found = []
-        for module in pkgutil.iter_modules(__path__):
-            loaded = importlib.import_module(f"{__name__}.{module.name}")
+        for loaded in plugin_modules(__name__, __path__):
             extractor = getattr(loaded, "EXTRACTOR", None)
             if extractor is not None:
                 found.append(extractor)

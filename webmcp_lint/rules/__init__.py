@@ -19,11 +19,10 @@ Each yields ``Finding`` objects; the engine attaches code and severity.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import Callable, Iterable
 
 from webmcp_lint.diagnostics import Severity
+from webmcp_lint.plugins import plugin_modules
 from webmcp_lint.record import HashedRecord
 
 TOOLS = "tools"
@@ -77,8 +76,7 @@ def rule(code: str, slug: str, severity: Severity | str, *, on: object, fix: str
 def all_rules() -> list[Rule]:
     """Every rule, sorted by code (imports the rule modules on first use)."""
     if not _loaded:
-        for module in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{module.name}")
+        plugin_modules(__name__, __path__)
         _loaded.append(True)
     return sorted(REGISTRY.values(), key=lambda item: item.code)
 

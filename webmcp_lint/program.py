@@ -1,0 +1,130 @@
+"""The program: the entry point of the console script and of ``python -m webmcp_lint``.
+
+A ``check`` starts as two processes where there is fork. Parsing the command
+line needs click, whose import (with the standard modules it loads: inspect,
+typing, enum, datetime, uuid...) takes about as long as the analysis modules'
+(~25 ms each), and the check itself needs the analysis and no click. So the
+program forks first thing: the child imports click, parses the command line
+and hands the check's options over a pipe (or prints the help or a usage
+error and exits with click's code), while this process imports the analysis,
+then runs the check with those options. A check's serial start is the longer
+of the two imports, not their sum: 20 ms less on each check, 4% of a cold run
+over the 200-file benchmark (bench/RESULTS.md). Other commands, and runs under
+a profiler or a coverage tracer, take one process.
+"""
+
+from __future__ import annotations
+
+import gc
+import marshal
+import os
+import sys
+import traceback
+from functools import partial
+from typing import NoReturn
+
+EXIT_ERROR = 2  # commands.EXIT_ERROR, without importing the commands before the fork
+
+
+def run() -> NoReturn:
+    """Run the command line, then exit at once.
+
+    A normal exit frees every object of the run one at a time, 20 to 200 ms after the report on the
+    200-file benchmark, for a process that ends anyway (mypy's hard_exit does the same). A profiler or a
+    coverage tracer (also coverage on sys.monitoring, which sets no trace function) gets the interpreter's
+    normal exit, since it writes its data then.
+
+    The cycle collector stays off for the whole process (commands.without_cycle_collection says why): its
+    passes while the commands import would free nothing, and the one a command would set off by turning
+    it back on at its end would sweep the whole run's heap just before the exit.
+    """
+    gc.disable()
+    measured = sys.getprofile() is not None or sys.gettrace() is not None or "coverage" in sys.modules
+    if sys.argv[1:2] == ["check"] and hasattr(os, "fork") and not measured:
+        status = _check_beside_its_parser()
+    else:
+        status = _in_one_process()
+    if not isinstance(status, int) or measured:
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(status)  # the interpreter's exit reports what could not be written
+    os._exit(status)
+
+
+def _in_one_process() -> int | str | None:
+    """The command line, parsed and run here; click's exit status."""
+    from webmcp_lint.cli import main
+
+    try:
+        main()
+    except SystemExit as stop:
+        return stop.code
+    return 0
+
+
+def _check_beside_its_parser() -> int:
+    """A check whose command line a forked child parses while this process imports the analysis."""
+    options_out, options_in = os.pipe()
+    parser = os.fork()
+    if parser == 0:
+        os.close(options_out)
+        _parse_command_line(options_in)
+    os.close(options_in)
+    try:
+        from webmcp_lint.commands import check_run
+
+        check_run.load_analysis()
+        received = _read_all(options_out)
+    finally:
+        os.close(options_out)
+    if not received:  # the child printed the help or a usage error (or died)
+        return _exit_code(os.waitpid(parser, 0)[1])
+    try:
+        return check_run.run_check_command(marshal.loads(received))
+    finally:
+        os.waitpid(parser, 0)  # it ended once it wrote the options
+
+
+def _parse_command_line(options_in: int) -> NoReturn:
+    """The forked child: parse the command line with click and hand the check's options to the parent; or
+    print the help or the usage error and exit with click's code."""
+    status = EXIT_ERROR
+    try:
+        from webmcp_lint.cli import main
+
+        main(obj=partial(_hand_over, options_in))  # the check command calls it with its options
+    except SystemExit as stop:  # click's standalone mode always ends in one
+        status = stop.code if isinstance(stop.code, int) else EXIT_ERROR if stop.code else 0
+    except BaseException:  # noqa: BLE001 - shown as the interpreter would, then the parent exits with 2
+        traceback.print_exc()
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(status)
+
+
+def _hand_over(options_in: int, options: dict) -> None:
+    blob = memoryview(marshal.dumps(options))
+    while blob:
+        blob = blob[os.write(options_in, blob):]
+
+
+def _read_all(pipe: int) -> bytes:
+    chunks = []
+    while chunk := os.read(pipe, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _exit_code(wait_status: int) -> int:
+    """The parser's exit code; a parser killed by a signal is an error of the program."""
+    code = os.waitstatus_to_exitcode(wait_status)
+    if code < 0:
+        sys.stderr.write(f"webmcp-lint: error: the command-line parser ended by signal {-code}\n")
+        return EXIT_ERROR
+    return code
