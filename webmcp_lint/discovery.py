@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from webmcp_lint import OWN_CACHE_DIR
 from webmcp_lint.embedded import EMBEDDING_SUFFIXES
 from webmcp_lint.record import Record
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
@@ -14,7 +15,6 @@ from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 if TYPE_CHECKING:
     import pathspec
 
-OWN_CACHE_DIR = ".webmcp_lint_cache"
 DEFAULT_EXCLUDED_DIRS = frozenset({
     "node_modules", ".git", "dist", "build", "out", "coverage", ".next", ".nuxt",
     ".svelte-kit", "vendor", OWN_CACHE_DIR,

@@ -12,7 +12,6 @@ import contextlib
 import gc
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:
@@ -41,10 +40,10 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
 def write_output(path: str, text: str) -> None:
     """Write a report, listing or baseline to ``path``, making its missing folders (as ESLint's and Ruff's
     ``--output-file`` do); a path that cannot be written is a usage error, not a traceback."""
-    target = Path(path)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        os.makedirs(os.path.dirname(path) or os.curdir, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as output:
+            output.write(text)
     except OSError as error:
         raise CommandError(f"{path}: cannot write: {error.strerror or error}") from None
 

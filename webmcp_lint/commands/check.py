@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from webmcp_lint.discovery import OWN_CACHE_DIR
+from webmcp_lint import OWN_CACHE_DIR
 from webmcp_lint.formats import available_formats
 
 @click.command()
