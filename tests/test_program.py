@@ -53,6 +53,17 @@ def test_a_check_ends_as_in_one_process(project, args, program):
     assert completed.stderr == expected.stderr
 
 
+def test_options_larger_than_a_pipe_holds_reach_the_program(project):
+    """A pre-commit hook names every staged file: the options can outgrow the pipe's 64 kB."""
+    names = [f"module_with_a_rather_long_name_{number:05}.js" for number in range(3000)]
+    for name in names:
+        (project / name).write_text("export const answer = 42;\n")
+    completed = subprocess.run([*PROGRAM, "check", "bad.js", *names, "--format", "json", "--no-cache"], cwd=project,
+                               capture_output=True, text=True, env=PLAIN)
+    assert completed.returncode == 1 and completed.stdout.count('"code": "WM101"') == 1
+    assert completed.stdout == in_process(project, "bad.js", *names, "--format", "json", "--no-cache").stdout
+
+
 @pytest.mark.parametrize("args", [("--help",), ("--bogus",), ("--jobs", "0")])
 def test_help_and_click_usage_errors_come_from_the_parser(project, args):
     completed = subprocess.run([*PROGRAM, "check", *args], cwd=project, capture_output=True, text=True, env=PLAIN)

@@ -68,7 +68,12 @@ def _in_one_process() -> int | str | None:
 def _check_beside_its_parser() -> int:
     """A check whose command line a forked child parses while this process imports the analysis."""
     options_out, options_in = os.pipe()
-    parser = os.fork()
+    try:
+        parser = os.fork()
+    except OSError:  # no more processes allowed
+        os.close(options_out)
+        os.close(options_in)
+        return _in_one_process()
     if parser == 0:
         os.close(options_out)
         _parse_command_line(options_in)
