@@ -85,10 +85,12 @@ def _check_beside_its_parser() -> int:
         received = _read_all(options_out)
     finally:
         os.close(options_out)
-    if not received:  # the child printed the help or a usage error (or died)
+    try:
+        options = marshal.loads(received)
+    except (EOFError, ValueError, TypeError):  # none: the child printed the help or a usage error; or it died
         return _exit_code(os.waitpid(parser, 0)[1])
     try:
-        return check_run.run_check_command(marshal.loads(received))
+        return check_run.run_check_command(options)
     finally:
         os.waitpid(parser, 0)  # it ended once it wrote the options
 
