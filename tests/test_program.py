@@ -4,15 +4,17 @@ exactly as the same check run in one process (click's CliRunner) does."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from webmcp_lint.cli import main
-from webmcp_lint.program import _exit_code
+from webmcp_lint.program import _ended_without_a_word
 
 BAD = "const mc = navigator.modelContext;\n"
 PLAIN = {**os.environ, "NO_COLOR": "1"}
@@ -117,7 +119,79 @@ def test_a_reader_that_went_away_ends_the_check_quietly_with_1(project, program)
     assert (completed.returncode, completed.stderr) == (1, b"")
 
 
-def test_a_parser_killed_by_a_signal_is_an_error(capsys):
-    assert _exit_code(9) == 2  # a wait status whose low bits name signal 9
+def test_a_parser_killed_before_it_spoke_is_an_error(capsys):
+    parser = os.fork()
+    if parser == 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+    assert _ended_without_a_word(parser) == 2
     assert capsys.readouterr().err == "webmcp-lint: error: the command-line parser ended by signal 9\n"
-    assert _exit_code(1 << 8) == 1  # exited with 1
+
+
+def test_a_caller_that_ignores_sigchld_gets_the_same_check(project):
+    """Such a caller (some process supervisors) passes the setting on: the system reaps the parser itself."""
+    def ignoring_sigchld():
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+
+    for args in (("bad.js", "--format", "json"), ("--help",), ("--bogus",), ("missing.js",)):
+        completed = subprocess.run([*PROGRAM, "check", *args], cwd=project, capture_output=True, text=True,
+                                   env=PLAIN, preexec_fn=ignoring_sigchld)
+        expected = in_process(project, *args)
+        assert completed.returncode == expected.exit_code, completed.stderr
+        if args == ("--help",):
+            assert completed.stdout.startswith("Usage: python -m webmcp_lint check [OPTIONS] [PATHS]...")
+        else:
+            assert completed.stdout == expected.stdout
+        assert "Traceback" not in completed.stderr
+
+
+def test_a_stdout_that_claims_ascii_gets_utf_8_as_click_wrote_it(project):
+    (project / "ünï.js").write_text(BAD)
+    completed = subprocess.run([*PROGRAM, "check", "ünï.js", "--format", "concise"], cwd=project,
+                               capture_output=True, env={**PLAIN, "PYTHONIOENCODING": "ascii"})
+    assert completed.returncode == 1 and not completed.stderr
+    assert completed.stdout.decode("utf-8").startswith("ünï.js:1:")
+
+
+def test_colour_codes_in_the_linted_code_are_stripped_on_a_pipe_unless_colour_is_forced(project):
+    (project / "bad.js").write_text("const mc = navigator.modelContext; // \x1b[31mred\n")
+    plain = subprocess.run([*PROGRAM, "check", "bad.js"], cwd=project, capture_output=True, text=True, env=PLAIN)
+    assert plain.returncode == 1 and "red" in plain.stdout and "\x1b" not in plain.stdout
+
+
+def test_an_output_file_named_with_a_trailing_slash_is_a_file(project):
+    completed = subprocess.run([*PROGRAM, "check", "bad.js", "-o", "report/"], cwd=project, capture_output=True,
+                               text=True, env=PLAIN)
+    assert completed.returncode == 1 and (project / "report").is_file()
+
+
+def test_every_check_option_crosses_the_pipe_as_a_plain_value():
+    """The parser hands the options over with marshal (program.py): an option converting to another type
+    (click.File, a Path) would break only the forked path."""
+    from webmcp_lint.commands.check import check
+
+    plain_types = (click.types.StringParamType, click.types.BoolParamType, click.types.IntParamType,
+                   click.Choice, click.IntRange)
+    for parameter in check.params:
+        kind = parameter.type
+        assert isinstance(kind, plain_types) or (isinstance(kind, click.Path) and kind.type is None), parameter.name
+
+
+def test_python_dash_m_cli_still_runs_the_program():
+    completed = subprocess.run([sys.executable, "-m", "webmcp_lint.cli", "--version"], capture_output=True, text=True)
+    assert completed.returncode == 0 and completed.stdout.startswith("webmcp-lint ")
+
+
+def test_plugins_are_the_modules_pkgutil_would_list(tmp_path):
+    """Rules and extractors are found by listing their folder: what an editor or a copy leaves there is no module."""
+    import pkgutil
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from webmcp_lint.plugins import module_names
+
+    for name in ("platform.py", "shape.py", "__init__.py", "notes.md", "x.bak.py", "compiled.pyc", "2fast.py",
+                 "naïve.py", f"fast{EXTENSION_SUFFIXES[0]}"):
+        (tmp_path / name).write_text("")
+    (tmp_path / ".#platform.py").symlink_to("nowhere")  # an Emacs lock file
+    (tmp_path / "__pycache__").mkdir()
+    expected = sorted(module.name for module in pkgutil.iter_modules([str(tmp_path)]))
+    assert module_names([str(tmp_path)]) == expected == ["2fast", "compiled", "fast", "naïve", "platform", "shape"]

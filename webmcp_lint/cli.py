@@ -56,3 +56,9 @@ class Commands(click.Group):
 @click.version_option(__version__, "--version", prog_name="webmcp-lint", message="%(prog)s %(version)s")
 def main() -> None:
     """Static analysis for WebMCP tool definitions in JavaScript and TypeScript."""
+
+
+if __name__ == "__main__":  # python -m webmcp_lint.cli, as before the program had its own module
+    from webmcp_lint.program import run
+
+    run()

@@ -67,45 +67,52 @@ def _in_one_process() -> int | str | None:
 
 def _check_beside_its_parser() -> int:
     """A check whose command line a forked child parses while this process imports the analysis."""
-    options_out, options_in = os.pipe()
+    word_out, word_in = os.pipe()
     try:
         parser = os.fork()
     except OSError:  # no more processes allowed
-        os.close(options_out)
-        os.close(options_in)
+        os.close(word_out)
+        os.close(word_in)
         return _in_one_process()
     if parser == 0:
-        os.close(options_out)
-        _parse_command_line(options_in)
-    os.close(options_in)
+        os.close(word_out)
+        _parse_command_line(word_in)
+    os.close(word_in)
     try:
-        from webmcp_lint.commands import check_run
+        try:
+            from webmcp_lint.commands import check_run
 
-        check_run.load_analysis()
-        received = _read_all(options_out)
+            check_run.load_analysis()
+            received = _read_all(word_out)
+        finally:
+            os.close(word_out)
+        try:
+            word = marshal.loads(received)
+        except (EOFError, ValueError, TypeError):  # the child said nothing whole: it died
+            return _ended_without_a_word(parser)
+        if isinstance(word, int):  # its exit code: it printed the help or a usage error
+            return word
+        return check_run.run_check_command(word)
     finally:
-        os.close(options_out)
-    try:
-        options = marshal.loads(received)
-    except (EOFError, ValueError, TypeError):  # none: the child printed the help or a usage error; or it died
-        return _exit_code(os.waitpid(parser, 0)[1])
-    try:
-        return check_run.run_check_command(options)
-    finally:
-        os.waitpid(parser, 0)  # it ended once it wrote the options
+        _reap(parser)
 
 
-def _parse_command_line(options_in: int) -> NoReturn:
-    """The forked child: parse the command line with click and hand the check's options to the parent; or
-    print the help or the usage error and exit with click's code."""
+def _parse_command_line(word_in: int) -> NoReturn:
+    """The forked child: parse the command line with click and hand the check's options to the parent; or print
+    the help or the usage error and hand over click's exit code (the parent cannot always wait for it: a
+    caller that ignores SIGCHLD has the system reap it)."""
     status = EXIT_ERROR
     try:
         from webmcp_lint.cli import main
 
-        main(obj=partial(_hand_over, options_in))  # the check command calls it with its options
-    except SystemExit as stop:  # click's standalone mode always ends in one
-        status = stop.code if isinstance(stop.code, int) else EXIT_ERROR if stop.code else 0
-    except BaseException:  # noqa: BLE001 - shown as the interpreter would, then the parent exits with 2
+        main(obj=partial(_hand_over_options, word_in))  # the check command calls it with its options
+    except SystemExit as stop:  # the help or a usage error: click's standalone mode ends in one
+        code = stop.code
+        status = 0 if code is None else code if isinstance(code, int) else EXIT_ERROR
+        _hand_over(word_in, status)
+    except KeyboardInterrupt:  # Ctrl-C reaches both processes: the parent reports it
+        pass
+    except Exception:  # noqa: BLE001 - shown as the interpreter would; the parent then ends with 2
         traceback.print_exc()
     finally:
         try:
@@ -115,10 +122,16 @@ def _parse_command_line(options_in: int) -> NoReturn:
             os._exit(status)
 
 
-def _hand_over(options_in: int, options: dict) -> None:
-    blob = memoryview(marshal.dumps(options))
+def _hand_over_options(word_in: int, options: dict) -> NoReturn:
+    _hand_over(word_in, options)
+    os._exit(0)  # nothing was written to flush
+
+
+def _hand_over(word_in: int, word: dict | int) -> None:
+    """Send the parent the check's options, or an exit code (marshal: plain values only)."""
+    blob = memoryview(marshal.dumps(word))
     while blob:
-        blob = blob[os.write(options_in, blob):]
+        blob = blob[os.write(word_in, blob):]
 
 
 def _read_all(pipe: int) -> bytes:
@@ -128,10 +141,19 @@ def _read_all(pipe: int) -> bytes:
     return b"".join(chunks)
 
 
-def _exit_code(wait_status: int) -> int:
-    """The parser's exit code; a parser killed by a signal is an error of the program."""
-    code = os.waitstatus_to_exitcode(wait_status)
-    if code < 0:
-        sys.stderr.write(f"webmcp-lint: error: the command-line parser ended by signal {-code}\n")
-        return EXIT_ERROR
-    return code
+def _ended_without_a_word(parser: int) -> int:
+    """The program's exit code when the command-line parser died before it said anything whole."""
+    try:
+        code = os.waitstatus_to_exitcode(os.waitpid(parser, 0)[1])
+    except ChildProcessError:  # already reaped by the system
+        code = None
+    how = f"by signal {-code}" if code is not None and code < 0 else "without handing over the options"
+    sys.stderr.write(f"webmcp-lint: error: the command-line parser ended {how}\n")
+    return EXIT_ERROR
+
+
+def _reap(process: int) -> None:
+    try:
+        os.waitpid(process, 0)
+    except ChildProcessError:  # the system reaped it (SIGCHLD ignored), or it was waited for already
+        pass

@@ -8,9 +8,11 @@ are parsed (check_run.py) runs in a process that never loads click
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gc
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Iterator
 
@@ -21,7 +23,8 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 class CommandError(Exception):
-    """A usage, config or internal error: exit 2 with one line (cli.Commands and program.run show it)."""
+    """A usage, config or internal error: exit 2 with one line (shown by cli.Commands under click, and by
+    check_run.run_check_command where the program runs a check without click)."""
 
     exit_code = EXIT_ERROR
 
@@ -29,21 +32,36 @@ class CommandError(Exception):
         echo(f"webmcp-lint: error: {self}", err=True)
 
 
-def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
-    """Write ``text`` to stdout (stderr with ``err``) at once, like click.echo but keeping colour codes the
-    caller chose to write (``use_color`` decides, FORCE_COLOR included)."""
+ANSI_SEQUENCE = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")  # what click.echo strips
+
+
+def echo(text: str, *, err: bool = False, nl: bool = True, color: bool | None = None) -> None:
+    """Write ``text`` to stdout (stderr with ``err``) at once, as click.echo does: colour codes stripped when
+    ``color`` is False, or None and the stream is no terminal, and a stream that claims ASCII written in
+    UTF-8. Unlike click.echo, ``color=True`` (``use_color``: FORCE_COLOR) keeps them on a pipe."""
     stream = sys.stderr if err else sys.stdout
-    stream.write(f"{text}\n" if nl else text)
+    message = f"{text}\n" if nl else text
+    if color is False or (color is None and not stream.isatty()):
+        message = ANSI_SEQUENCE.sub("", message)
+    binary = getattr(stream, "buffer", None)
+    if binary is not None and codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "ascii":
+        stream.flush()
+        binary.write(message.encode("utf-8", "replace"))
+        binary.flush()
+        return
+    stream.write(message)
     stream.flush()
 
 
 def write_output(path: str, text: str) -> None:
     """Write a report, listing or baseline to ``path``, making its missing folders (as ESLint's and Ruff's
     ``--output-file`` do); a path that cannot be written is a usage error, not a traceback."""
+    from pathlib import Path  # not for the command-line parser process, which imports this module (program.py)
+
+    target = Path(path)
     try:
-        os.makedirs(os.path.dirname(path) or os.curdir, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as output:
-            output.write(text)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
     except OSError as error:
         raise CommandError(f"{path}: cannot write: {error.strerror or error}") from None
 

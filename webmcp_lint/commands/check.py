@@ -9,6 +9,7 @@ import click
 from webmcp_lint import OWN_CACHE_DIR
 from webmcp_lint.formats import available_formats
 
+
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "output_format", default="text", show_default=True,
@@ -46,8 +47,8 @@ from webmcp_lint.formats import available_formats
 @click.pass_context
 def check(context: click.Context, **options) -> None:
     """Lint files and directories (default: the current directory; - reads stdin)."""
-    if context.obj is not None:  # the program's command-line process: it hands the options over, see program.py
-        context.obj(options)
+    if context.obj is not None:  # the program's command-line process hands the options over (program.py) with
+        context.obj(options)  # marshal: each value must stay a str, int, bool, None or a tuple of them
         return
     from webmcp_lint.commands.check_run import run_check
 

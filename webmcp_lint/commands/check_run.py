@@ -63,14 +63,14 @@ def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool
         diagnostic = rejection.diagnostic
         line, column = diagnostic.start_position()
         echo(f"webmcp-lint: notice: {diagnostic.path}:{line}:{column}: {diagnostic.code} fix {rejection.reason}",
-                   err=True)
+             err=True)
     changed = run.changed
     if diff:
         for original, fixed in changed:
             echo(unified_diff(original, fixed), nl=False)
         count = len(run.applied)
         echo(f"Would fix {count} problem{'s' if count != 1 else ''} in {len(changed)} "
-                   f"file{'s' if len(changed) != 1 else ''}.", err=True)
+             f"file{'s' if len(changed) != 1 else ''}.", err=True)
         return bool(changed)
     for original, fixed in changed:
         if from_stdin:
@@ -138,12 +138,13 @@ def run_check(paths, output_format, output_file, select, extend_select, ignore, 
     options = RenderOptions(color=use_color(no_color, output_file), statistics=statistics, quiet=quiet,
                             extra=fix_summary + (("settings", settings), ("sarif_category", sarif_category)))
     report = render(output_format, result, options)
+    kept_colour = options.color or None  # colour forced (FORCE_COLOR) stays on a pipe; else as click.echo does
     if fix_run is not None and paths == ["-"] and not output_file:
-        echo(report, nl=False, err=True)  # stdout holds the fixed code
+        echo(report, nl=False, err=True, color=kept_colour)  # stdout holds the fixed code
     elif output_file:
         write_output(output_file, report)
     else:
-        echo(report, nl=False)
+        echo(report, nl=False, color=kept_colour)
     if output_format not in ("text", "concise") and not quiet:
         for skip in result.skipped:
             echo(f"webmcp-lint: notice: {skip.path}: skipped ({skip.reason})", err=True)

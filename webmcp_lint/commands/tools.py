@@ -15,8 +15,9 @@ from pathlib import Path
 
 import click
 
-from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CommandError, echo_notices, one_line_errors,
-                                  require_existing_paths, use_color, without_cycle_collection, write_output)
+from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CommandError, echo, echo_notices,
+                                  one_line_errors, require_existing_paths, use_color, without_cycle_collection,
+                                  write_output)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.engine import lint_paths
 from webmcp_lint.record import Record
@@ -259,11 +260,12 @@ def list_tools(paths, output_format, output_file, manifest_file, fail_on_change,
     require_existing_paths(result)
     echo_notices(result)
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() and not output_file else None
-    listing = render(manifest, output_format, color=use_color(no_color, output_file), width=width)
+    color = use_color(no_color, output_file)
+    listing = render(manifest, output_format, color=color, width=width)
     if output_file:
         write_output(output_file, listing)
     elif committed is None:
-        click.echo(listing, nl=False)
+        echo(listing, nl=False, color=color or None)  # colour forced (FORCE_COLOR) stays on a pipe, as in check
     if result.internal_errors:
         sys.exit(EXIT_ERROR)
     if committed is not None:
