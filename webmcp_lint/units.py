@@ -55,20 +55,35 @@ class _Run:
     """What every unit needs; worker processes inherit it by fork instead of receiving it."""
 
     def __init__(self, sources: dict[Path, SourceFile], units: list[SourceFile], settings: Settings,
-                 kinds: frozenset[str], check: _Validator, cache: Cache | None) -> None:
+                 kinds: frozenset[str], check: _Validator, cache: Cache | None, settings_key: str) -> None:
         self.sources = sources  # every discovered file, by absolute path
         self.units = units
         self.settings = settings
         self.kinds = kinds
         self.check = check
         self.cache = cache  # whether entries record what they looked at
+        self.settings_key = settings_key
         self.facts = FileFacts()  # shared by the units' indexes
         self.unit_rules = [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS]
         # The absolute path entries write for each discovered file, by the identity of its SourceFile.
         self.entry_paths = {id(source): str(path) for path, source in sources.items()}
+        self.keys: dict[int, str] = {}  # by the position of their unit, worked out when first needed
 
     def entry_path(self, source: SourceFile) -> str:
         return self.entry_paths.get(id(source)) or str(absolute(source.path))
+
+    def slot(self, position: int) -> str:
+        """Where the cache keeps the entry of the unit at ``position``: its absolute path."""
+        return self.entry_path(self.units[position])
+
+    def key(self, position: int) -> str:
+        """The cache key of the unit at ``position``: a digest of its text, path and the settings."""
+        key = self.keys.get(position)
+        if key is None:
+            unit = self.units[position]
+            key = self.keys[position] = digest(self.settings_key, "unit", self.slot(position), unit.display_path,
+                                               self.check.digest(unit))
+        return key
 
 
 _RUN: _Run | None = None
@@ -86,12 +101,11 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     with_cache = cache_dir is not None and bool(units)  # no unit, nothing to read or write
     settings_key = settings_digest(settings) if with_cache else ""  # keys only matter to a cache
     cache = Cache(cache_dir, settings_key) if with_cache else None
-    slots = [str(absolute(unit.path)) for unit in units] if cache else []
-    keys = [digest(settings_key, "unit", slot, unit.display_path, check.digest(unit))
-            for slot, unit in zip(slots, units)] if cache else []
-    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache)
-    outcomes = [check.cached(cache.load(slot, key), files, unit) for slot, key, unit in zip(slots, keys, units)] \
-        if cache else [None] * len(units)
+    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache, settings_key)
+    # A first run (no folder for these settings) has nothing to look up: its keys are worked out as its units
+    # are linted, in parallel (_taken_units), not here before them.
+    outcomes = [check.cached(cache.load(run.slot(position), run.key(position)), files, unit)
+                for position, unit in enumerate(units)] if cache and cache.has_entries() else [None] * len(units)
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     collecting_per_unit = not gc.isenabled()  # the CLI: _lint_unit_at collects what each unit leaves
     try:
@@ -105,7 +119,7 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
                 outcomes[position] = _Outcome.of(entry, files, units[position])
                 if cache:
                     check.complete(entry)
-                    cache.store(slots[position], keys[position], entry)
+                    cache.store(run.slot(position), run.key(position), entry)
             project = None
             if any(rule.on == PAGES for rule in settings.rules) and _pages_span_files(run, outcomes):
                 project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
@@ -214,7 +228,9 @@ def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoR
     stack (no cleanup, no atexit: the parent owns them)."""
     status = 1
     try:
-        blob = memoryview(marshal.dumps(list(_taken_units(tokens, batches))))
+        entries = list(_taken_units(tokens, batches))
+        keys = {position: _RUN.keys[position] for position, _ in entries} if _RUN.cache is not None else {}
+        blob = memoryview(marshal.dumps((entries, keys)))  # with their keys: not worked out again in the merge
         while blob:
             blob = blob[os.write(results_in, blob):]
         status = 0
@@ -237,21 +253,30 @@ def _widen(pipe: int) -> None:
 
 
 def _taken_units(tokens: int, batches: list[list[int]]) -> Iterator[tuple[int, dict]]:
-    """The entries of the batches this process takes, until no token is left."""
+    """The entries of the batches this process takes, until no token is left; with a cache, their keys too."""
+    assert _RUN is not None
+    keyed = _RUN.cache is not None
     while token := os.read(tokens, 4):
         for position in batches[int.from_bytes(token, "little")]:
-            yield position, _lint_unit_at(position)
+            entry = _lint_unit_at(position)
+            if keyed:
+                _RUN.key(position)
+            yield position, entry
 
 
 def _received(results: int) -> list[tuple[int, dict]]:
-    """A worker's entries; none if it died before sending them all (its units are then computed here)."""
+    """A worker's entries (its keys join the run's); none if it died before sending them all (its units are then
+    computed here)."""
+    assert _RUN is not None
     chunks = []
     while chunk := os.read(results, 1 << 20):
         chunks.append(chunk)
     try:
-        return marshal.loads(b"".join(chunks))
+        entries, keys = marshal.loads(b"".join(chunks))
+        _RUN.keys.update(keys)
     except (EOFError, ValueError, TypeError):
         return []
+    return entries
 
 
 def _pages_span_files(run: _Run, outcomes: list[_Outcome]) -> bool:
