@@ -24,7 +24,6 @@ from __future__ import annotations
 import gc
 import marshal
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Generator, Iterator, NoReturn
@@ -212,6 +211,8 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
             if finished:  # it sent everything and is exiting: reaped once the findings are merged
                 _EXITING_WORKERS.append(pid)
             else:  # this process failed: the workers' units are of no use
+                import signal  # only here: its import (enums of every signal) is start-up time of every run
+
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
 
