@@ -165,7 +165,7 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
 
     What is left to take is a pipe of 4-byte tokens (each a batch of units) written before the fork, and a
     process takes one by reading 4 bytes: a pipe read is atomic, so the work balances without a manager
-    process, queues or threads. A forked process sends its entries back in one marshal blob when done;
+    process, queues or threads. A forked process sends each entry back as soon as it is computed (_Results);
     this process's own entries never cross a boundary.
     """
     assert _RUN is not None
@@ -177,7 +177,7 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
     os.close(tokens_in)  # 4 kB at most: fits an empty pipe at once, and reads end when the tokens do
     sys.stdout.flush()
     sys.stderr.flush()
-    workers: list[tuple[int, int]] = []  # (process id, read end of its results)
+    workers: list[_Results] = []
     finished = False
     try:
         for _ in range(jobs - 1):
@@ -192,29 +192,34 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
             if pid == 0:
                 _work_in_fork(tokens, batches, results_in)
             os.close(results_in)
-            workers.append((pid, results))
+            workers.append(_Results(pid, results))
         reported = set()
-        # Each entry is passed on at once, so the caller's work on it happens while the workers still lint.
-        for position, entry in _taken_units(tokens, batches):
-            reported.add(position)
-            yield position, entry
-        for pid, results in workers:
-            for position, entry in _received(results):
+        # Each entry is passed on at once, so the caller's work on it happens while the workers still lint; so is
+        # each entry a worker has sent by the end of a unit of this process.
+        for own_position, own_entry in _taken_units(tokens, batches):
+            reported.add(own_position)
+            yield own_position, own_entry
+            for worker in workers:
+                for position, entry in worker.arrived():
+                    reported.add(position)
+                    yield position, entry
+        for worker in workers:
+            for position, entry in worker.arrived(until_the_end=True):
                 reported.add(position)
                 yield position, entry
         finished = True
         return reported
     finally:
         os.close(tokens)
-        for pid, results in workers:
-            os.close(results)
+        for worker in workers:
+            os.close(worker.pipe)
             if finished:  # it sent everything and is exiting: reaped once the findings are merged
-                _EXITING_WORKERS.append(pid)
+                _EXITING_WORKERS.append(worker.pid)
             else:  # this process failed: the workers' units are of no use
                 import signal  # only here: its import (enums of every signal) is start-up time of every run
 
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                os.kill(worker.pid, signal.SIGKILL)
+                os.waitpid(worker.pid, 0)
 
 
 def _reap_exiting_workers() -> None:
@@ -225,15 +230,18 @@ def _reap_exiting_workers() -> None:
 
 
 def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoReturn:
-    """A forked worker: take units until none are left, send their entries, exit without unwinding the parent's
-    stack (no cleanup, no atexit: the parent owns them)."""
+    """A forked worker: take units until none are left, sending each entry (with its key: not worked out again
+    in the merge) as it is computed; exit without unwinding the parent's stack (no cleanup, no atexit: the
+    parent owns them)."""
+    assert _RUN is not None
     status = 1
     try:
-        entries = list(_taken_units(tokens, batches))
-        keys = {position: _RUN.keys[position] for position, _ in entries} if _RUN.cache is not None else {}
-        blob = memoryview(marshal.dumps((entries, keys)))  # with their keys: not worked out again in the merge
-        while blob:
-            blob = blob[os.write(results_in, blob):]
+        keyed = _RUN.cache is not None
+        for position, entry in _taken_units(tokens, batches):
+            frame = marshal.dumps((position, entry, _RUN.keys[position] if keyed else None))
+            blob = memoryview(len(frame).to_bytes(4, "little") + frame)
+            while blob:
+                blob = blob[os.write(results_in, blob):]
         status = 0
     finally:
         try:  # closed before the exit, which frees the process's memory before it closes files: the parent's
@@ -244,7 +252,7 @@ def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoR
 
 def _widen(pipe: int) -> None:
     """Let a worker's results (about 2 kB a unit) fit the pipe, where Linux allows: the worker then writes them
-    at once and ends, instead of waiting for this process to read each 64 kB (a wait per read on a busy machine)."""
+    without waiting for this process to read each 64 kB (a wait per read on a busy machine)."""
     try:
         import fcntl  # POSIX only, like fork
 
@@ -265,19 +273,52 @@ def _taken_units(tokens: int, batches: list[list[int]]) -> Iterator[tuple[int, d
             yield position, entry
 
 
-def _received(results: int) -> list[tuple[int, dict]]:
-    """A worker's entries (its keys join the run's); none if it died before sending them all (its units are then
-    computed here)."""
-    assert _RUN is not None
-    chunks = []
-    while chunk := os.read(results, 1 << 20):
-        chunks.append(chunk)
-    try:
-        entries, keys = marshal.loads(b"".join(chunks))
-        _RUN.keys.update(keys)
-    except (EOFError, ValueError, TypeError):
-        return []
-    return entries
+class _Results:
+    """A worker's entries as it sends them: frames of a 4-byte size and the marshal data of (position, entry, key),
+    read without waiting while this process lints, so that its work on them happens meanwhile."""
+
+    def __init__(self, pid: int, pipe: int) -> None:
+        self.pid = pid
+        self.pipe = pipe
+        os.set_blocking(pipe, False)
+        self._pending = bytearray()  # what arrived of frames not yet complete
+        self._broken = False
+
+    def arrived(self, until_the_end: bool = False) -> list[tuple[int, dict]]:
+        """The entries whose frames have arrived; ``until_the_end``: all of them (the worker closes its end when
+        done, or dies: a frame it did not finish is dropped, and its units are computed here)."""
+        if until_the_end:
+            os.set_blocking(self.pipe, True)
+        while not self._broken:
+            try:
+                chunk = os.read(self.pipe, RESULTS_PIPE_SIZE)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            self._pending += chunk
+        return self._complete_entries()
+
+    def _complete_entries(self) -> list[tuple[int, dict]]:
+        assert _RUN is not None
+        entries = []
+        pending = self._pending
+        start = 0
+        while not self._broken and len(pending) - start >= 4:
+            end = start + 4 + int.from_bytes(pending[start:start + 4], "little")
+            if end > len(pending):
+                break
+            try:
+                position, entry, key = marshal.loads(pending[start + 4:end])
+            except (EOFError, ValueError, TypeError):
+                self._broken = True
+                break
+            if key is not None:
+                _RUN.keys[position] = key
+            entries.append((position, entry))
+            start = end
+        del pending[:start]
+        return entries
 
 
 def _pages_span_files(run: _Run, outcomes: list[_Outcome]) -> bool:
@@ -371,9 +412,11 @@ def _plain_diagnostic(diagnostic: Diagnostic, run: _Run) -> list:
     fix = diagnostic.fix
     plain_fix = None if fix is None else [fix.applicability, fix.description,
                                           [[edit.start, edit.end, edit.text] for edit in fix.edits]]
-    return [diagnostic.code, diagnostic.slug, diagnostic.severity.value, diagnostic.message,
-            run.entry_path(diagnostic.source), diagnostic.source.display_path, diagnostic.start, diagnostic.end,
-            diagnostic.tool_name, plain_fix]
+    # Slugs and messages repeat across units: interned, marshal writes each once per worker frame and cache file,
+    # and what it reads back is one string again, not a copy per unit.
+    return [diagnostic.code, sys.intern(diagnostic.slug), diagnostic.severity.value,
+            sys.intern(diagnostic.message), run.entry_path(diagnostic.source), diagnostic.source.display_path,
+            diagnostic.start, diagnostic.end, diagnostic.tool_name, plain_fix]
 
 
 def _plain_positions(diagnostics: list[Diagnostic], run: _Run) -> list[list]:
