@@ -543,20 +543,21 @@ def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result
     one whole-project run would."""
     settings = run.settings
     analyses = {path: FileAnalysis(source) for path, source in run.sources.items()}
+    by_source = {id(analysis.source): analysis for analysis in analyses.values()}  # units are discovered files
     for unit, outcome in zip(run.units, outcomes):
-        analysis = analyses[absolute(unit.path)]
+        analysis = by_source[id(unit)]
         analysis.suppressions = outcome.directives
         analysis.parse_errors = [PARSE_ERROR_ELSEWHERE] if outcome.parse_error else []
         for source in outcome.files:
             analyses.setdefault(absolute(source.path), FileAnalysis(source))
     result.project = Project(files=list(analyses.values()))
-    rule_order = {rule.code: position for position, rule in enumerate(settings.rules)}
     parts = [*outcomes, project] if project is not None else outcomes
     page_codes = {rule.code for rule in settings.rules if rule.on == PAGES}
-    diagnostics = [diagnostic for outcome in parts for diagnostic in outcome.diagnostics
-                   if project is None or outcome is project or diagnostic.code not in page_codes]
-    diagnostics.sort(key=lambda diagnostic: rule_order.get(diagnostic.code, len(rule_order)))
-    result.diagnostics.extend(diagnostics)
+    # In file order, not in the rule order of a whole-project run: finish_diagnostics sorts by a key that holds
+    # the code, so only findings of one rule can tie, and those are in file order either way (as is the first of
+    # identical ones, which it keeps).
+    result.diagnostics.extend(diagnostic for outcome in parts for diagnostic in outcome.diagnostics
+                              if project is None or outcome is project or diagnostic.code not in page_codes)
     notices = dict.fromkeys(notice for outcome in parts for notice in outcome.notices)
     internal = [Notice(path, message, True) for path, message, is_error in notices if is_error]
     runner = RuleRunner(settings, result)
