@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from webmcp_lint.engine import LintResult, Settings, language_for, read_source
+from webmcp_lint.engine import LintResult, Settings, language_for, read_source, source_from_bytes
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 
 
@@ -44,6 +44,19 @@ def test_a_file_over_the_size_limit_is_skipped_and_one_at_the_limit_is_read(tmp_
     assert _read(path, Settings(rules=[], max_file_size=99)) == (None, ["larger than 99 bytes"])
     source, skips = _read(path, Settings(rules=[], max_file_size=100))
     assert skips == [] and source.text == "x" * 100
+
+
+@pytest.mark.parametrize("newlines_at", ["start", "end"])
+@pytest.mark.parametrize(("size", "minified"), [(5000, False), (5001, True)])
+def test_a_discovered_file_whose_lines_average_over_1000_bytes_is_skipped_as_minified(newlines_at, size, minified):
+    """Four newlines: five lines of 1,000 bytes on average are not minified, of 1,000.2 are; wherever they are."""
+    code = b"x" * (size - 4)
+    raw = b"\n" * 4 + code if newlines_at == "start" else code + b"\n" * 4
+    result = LintResult()
+    source = source_from_bytes(Path("a.js"), "a.js", raw, result, explicit=False)
+    assert (source is None) == minified
+    assert [skip.reason for skip in result.skipped] == (["minified (lines average over 1,000 characters)"]
+                                                        if minified else [])
 
 
 def test_a_missing_file_is_skipped(tmp_path):

@@ -126,6 +126,34 @@ def test_three_processes_and_a_worker_that_dies_give_the_same_report(tmp_path, m
     assert check_json(FIXTURES, "--jobs", "2", "--no-cache", report=report) == expected
 
 
+def test_the_entries_a_worker_sent_before_it_died_are_used_and_its_other_units_linted_here(tmp_path, monkeypatch):
+    """A worker sends each entry as it is computed: those that arrived count, the unit it died on is linted here."""
+    corpus = generated_corpus(tmp_path / "corpus", files=40)
+    monkeypatch.chdir(corpus)
+    report = tmp_path / "report.json"
+    expected = check_json(corpus, "--jobs", "1", "--no-cache", report=report)
+    died = tmp_path / "the worker died"
+    parent = os.getpid()
+    real = units._lint_unit_at
+    linted_there: list[int] = []  # in the worker's memory
+    linted_here: list[int] = []
+
+    def dies_on_its_third_unit(position):
+        if os.getpid() == parent:
+            linted_here.append(position)
+        else:
+            linted_there.append(position)
+            if len(linted_there) == 3:
+                died.touch()
+                os._exit(3)
+        return real(position)
+
+    monkeypatch.setattr(units, "_lint_unit_at", dies_on_its_third_unit)
+    assert check_json(corpus, "--jobs", "2", "--no-cache", report=report) == expected
+    assert died.exists()
+    assert len(linted_here) == len(set(linted_here)) == 40 - 2
+
+
 def test_every_worker_is_waited_for_by_the_end_of_the_run(tmp_path, monkeypatch):
     """Workers are reaped after the merge (their exit frees their memory meanwhile), never left as zombies."""
     monkeypatch.chdir(FIXTURES)
@@ -187,6 +215,20 @@ def test_a_warm_run_lints_nothing_again(tmp_path, monkeypatch):
     monkeypatch.setattr(units, "lint_unit", must_not_run)
     monkeypatch.setattr(units, "_page_pass", must_not_run)
     assert check_json(root, "--jobs", "1", "--cache-dir", str(cache), report=report) == cold
+
+
+def test_a_first_run_reads_no_cache_file_and_the_next_run_reads_them(tmp_path, monkeypatch):
+    """Without a folder for its settings, a run has nothing to look up: it reads no shard (nor works out keys first)."""
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    read = []
+    real = cache_module.read_slots
+    monkeypatch.setattr(cache_module, "read_slots", lambda path: read.append(path) or real(path))
+    cold = check_json(root, "--jobs", "2", "--cache-dir", str(cache), report=report)
+    assert not read
+    assert check_json(root, "--jobs", "2", "--cache-dir", str(cache), report=report) == cold
+    assert sorted(set(read)) == cache_files(cache)
 
 
 def test_editing_a_file_or_the_factory_it_imports_invalidates_its_entry(tmp_path, monkeypatch):

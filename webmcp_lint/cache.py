@@ -94,6 +94,12 @@ class Cache:
         self._used: set[str] = set()  # the slots of this run's units: kept whether or not their file still exists
         self._changed: set[int] = set()
         self._prepared = False
+        self._absent = False  # no folder when the run started: every shard starts empty, none is read
+
+    def has_entries(self) -> bool:
+        """Whether these settings have a folder; a first run's has none, so its shards are never read."""
+        self._absent = not self.directory.is_dir()
+        return not self._absent
 
     def shard_path(self, number: int) -> Path:
         return self.directory / f"{number:02d}.cache"
@@ -102,7 +108,7 @@ class Cache:
         number = shard_number(slot)
         slots = self._shards.get(number)
         if slots is None:
-            slots = self._shards[number] = read_slots(self.shard_path(number))
+            slots = self._shards[number] = {} if self._absent else read_slots(self.shard_path(number))
         return number, slots
 
     def load(self, slot: str, key: str) -> dict | None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import gc
 import marshal
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Generator, Iterator, NoReturn
@@ -55,20 +54,35 @@ class _Run:
     """What every unit needs; worker processes inherit it by fork instead of receiving it."""
 
     def __init__(self, sources: dict[Path, SourceFile], units: list[SourceFile], settings: Settings,
-                 kinds: frozenset[str], check: _Validator, cache: Cache | None) -> None:
+                 kinds: frozenset[str], check: _Validator, cache: Cache | None, settings_key: str) -> None:
         self.sources = sources  # every discovered file, by absolute path
         self.units = units
         self.settings = settings
         self.kinds = kinds
         self.check = check
         self.cache = cache  # whether entries record what they looked at
+        self.settings_key = settings_key
         self.facts = FileFacts()  # shared by the units' indexes
         self.unit_rules = [rule for rule in settings.rules if rule.on != AFTER_SUPPRESSIONS]
         # The absolute path entries write for each discovered file, by the identity of its SourceFile.
         self.entry_paths = {id(source): str(path) for path, source in sources.items()}
+        self.keys: dict[int, str] = {}  # by the position of their unit, worked out when first needed
 
     def entry_path(self, source: SourceFile) -> str:
         return self.entry_paths.get(id(source)) or str(absolute(source.path))
+
+    def slot(self, position: int) -> str:
+        """Where the cache keeps the entry of the unit at ``position``: its absolute path."""
+        return self.entry_path(self.units[position])
+
+    def key(self, position: int) -> str:
+        """The cache key of the unit at ``position``: a digest of its text, path and the settings."""
+        key = self.keys.get(position)
+        if key is None:
+            unit = self.units[position]
+            key = self.keys[position] = digest(self.settings_key, "unit", self.slot(position), unit.display_path,
+                                               self.check.digest(unit))
+        return key
 
 
 _RUN: _Run | None = None
@@ -86,12 +100,11 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
     with_cache = cache_dir is not None and bool(units)  # no unit, nothing to read or write
     settings_key = settings_digest(settings) if with_cache else ""  # keys only matter to a cache
     cache = Cache(cache_dir, settings_key) if with_cache else None
-    slots = [str(absolute(unit.path)) for unit in units] if cache else []
-    keys = [digest(settings_key, "unit", slot, unit.display_path, check.digest(unit))
-            for slot, unit in zip(slots, units)] if cache else []
-    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache)
-    outcomes = [check.cached(cache.load(slot, key), files, unit) for slot, key, unit in zip(slots, keys, units)] \
-        if cache else [None] * len(units)
+    run = _Run(by_path, units, settings, subscribed_kinds(settings.rules), check, cache, settings_key)
+    # A first run (no folder for these settings) has nothing to look up: its keys are worked out as its units
+    # are linted, in parallel (_taken_units), not here before them.
+    outcomes = [check.cached(cache.load(run.slot(position), run.key(position)), files, unit)
+                for position, unit in enumerate(units)] if cache and cache.has_entries() else [None] * len(units)
     missing = [position for position, outcome in enumerate(outcomes) if outcome is None]
     collecting_per_unit = not gc.isenabled()  # the CLI: _lint_unit_at collects what each unit leaves
     try:
@@ -105,7 +118,7 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
                 outcomes[position] = _Outcome.of(entry, files, units[position])
                 if cache:
                     check.complete(entry)
-                    cache.store(slots[position], keys[position], entry)
+                    cache.store(run.slot(position), run.key(position), entry)
             project = None
             if any(rule.on == PAGES for rule in settings.rules) and _pages_span_files(run, outcomes):
                 project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
@@ -152,7 +165,7 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
 
     What is left to take is a pipe of 4-byte tokens (each a batch of units) written before the fork, and a
     process takes one by reading 4 bytes: a pipe read is atomic, so the work balances without a manager
-    process, queues or threads. A forked process sends its entries back in one marshal blob when done;
+    process, queues or threads. A forked process sends each entry back as soon as it is computed (_Results);
     this process's own entries never cross a boundary.
     """
     assert _RUN is not None
@@ -164,7 +177,7 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
     os.close(tokens_in)  # 4 kB at most: fits an empty pipe at once, and reads end when the tokens do
     sys.stdout.flush()
     sys.stderr.flush()
-    workers: list[tuple[int, int]] = []  # (process id, read end of its results)
+    workers: list[_Results] = []
     finished = False
     try:
         for _ in range(jobs - 1):
@@ -179,27 +192,34 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
             if pid == 0:
                 _work_in_fork(tokens, batches, results_in)
             os.close(results_in)
-            workers.append((pid, results))
+            workers.append(_Results(pid, results))
         reported = set()
-        # Each entry is passed on at once, so the caller's work on it happens while the workers still lint.
-        for position, entry in _taken_units(tokens, batches):
-            reported.add(position)
-            yield position, entry
-        for pid, results in workers:
-            for position, entry in _received(results):
+        # Each entry is passed on at once, so the caller's work on it happens while the workers still lint; so is
+        # each entry a worker has sent by the end of a unit of this process.
+        for own_position, own_entry in _taken_units(tokens, batches):
+            reported.add(own_position)
+            yield own_position, own_entry
+            for worker in workers:
+                for position, entry in worker.arrived():
+                    reported.add(position)
+                    yield position, entry
+        for worker in workers:
+            for position, entry in worker.arrived(until_the_end=True):
                 reported.add(position)
                 yield position, entry
         finished = True
         return reported
     finally:
         os.close(tokens)
-        for pid, results in workers:
-            os.close(results)
+        for worker in workers:
+            os.close(worker.pipe)
             if finished:  # it sent everything and is exiting: reaped once the findings are merged
-                _EXITING_WORKERS.append(pid)
+                _EXITING_WORKERS.append(worker.pid)
             else:  # this process failed: the workers' units are of no use
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                import signal  # only here: its import (enums of every signal) is start-up time of every run
+
+                os.kill(worker.pid, signal.SIGKILL)
+                os.waitpid(worker.pid, 0)
 
 
 def _reap_exiting_workers() -> None:
@@ -210,13 +230,18 @@ def _reap_exiting_workers() -> None:
 
 
 def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoReturn:
-    """A forked worker: take units until none are left, send their entries, exit without unwinding the parent's
-    stack (no cleanup, no atexit: the parent owns them)."""
+    """A forked worker: take units until none are left, sending each entry (with its key: not worked out again
+    in the merge) as it is computed; exit without unwinding the parent's stack (no cleanup, no atexit: the
+    parent owns them)."""
+    assert _RUN is not None
     status = 1
     try:
-        blob = memoryview(marshal.dumps(list(_taken_units(tokens, batches))))
-        while blob:
-            blob = blob[os.write(results_in, blob):]
+        keyed = _RUN.cache is not None
+        for position, entry in _taken_units(tokens, batches):
+            frame = marshal.dumps((position, entry, _RUN.keys[position] if keyed else None))
+            blob = memoryview(len(frame).to_bytes(4, "little") + frame)
+            while blob:
+                blob = blob[os.write(results_in, blob):]
         status = 0
     finally:
         try:  # closed before the exit, which frees the process's memory before it closes files: the parent's
@@ -227,7 +252,7 @@ def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoR
 
 def _widen(pipe: int) -> None:
     """Let a worker's results (about 2 kB a unit) fit the pipe, where Linux allows: the worker then writes them
-    at once and ends, instead of waiting for this process to read each 64 kB (a wait per read on a busy machine)."""
+    without waiting for this process to read each 64 kB (a wait per read on a busy machine)."""
     try:
         import fcntl  # POSIX only, like fork
 
@@ -237,21 +262,63 @@ def _widen(pipe: int) -> None:
 
 
 def _taken_units(tokens: int, batches: list[list[int]]) -> Iterator[tuple[int, dict]]:
-    """The entries of the batches this process takes, until no token is left."""
+    """The entries of the batches this process takes, until no token is left; with a cache, their keys too."""
+    assert _RUN is not None
+    keyed = _RUN.cache is not None
     while token := os.read(tokens, 4):
         for position in batches[int.from_bytes(token, "little")]:
-            yield position, _lint_unit_at(position)
+            entry = _lint_unit_at(position)
+            if keyed:
+                _RUN.key(position)
+            yield position, entry
 
 
-def _received(results: int) -> list[tuple[int, dict]]:
-    """A worker's entries; none if it died before sending them all (its units are then computed here)."""
-    chunks = []
-    while chunk := os.read(results, 1 << 20):
-        chunks.append(chunk)
-    try:
-        return marshal.loads(b"".join(chunks))
-    except (EOFError, ValueError, TypeError):
-        return []
+class _Results:
+    """A worker's entries as it sends them: frames of a 4-byte size and the marshal data of (position, entry, key),
+    read without waiting while this process lints, so that its work on them happens meanwhile."""
+
+    def __init__(self, pid: int, pipe: int) -> None:
+        self.pid = pid
+        self.pipe = pipe
+        os.set_blocking(pipe, False)
+        self._pending = bytearray()  # what arrived of frames not yet complete
+        self._broken = False
+
+    def arrived(self, until_the_end: bool = False) -> list[tuple[int, dict]]:
+        """The entries whose frames have arrived; ``until_the_end``: all of them (the worker closes its end when
+        done, or dies: a frame it did not finish is dropped, and its units are computed here)."""
+        if until_the_end:
+            os.set_blocking(self.pipe, True)
+        while not self._broken:
+            try:
+                chunk = os.read(self.pipe, RESULTS_PIPE_SIZE)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            self._pending += chunk
+        return self._complete_entries()
+
+    def _complete_entries(self) -> list[tuple[int, dict]]:
+        assert _RUN is not None
+        entries = []
+        pending = self._pending
+        start = 0
+        while not self._broken and len(pending) - start >= 4:
+            end = start + 4 + int.from_bytes(pending[start:start + 4], "little")
+            if end > len(pending):
+                break
+            try:
+                position, entry, key = marshal.loads(pending[start + 4:end])
+            except (EOFError, ValueError, TypeError):
+                self._broken = True
+                break
+            if key is not None:
+                _RUN.keys[position] = key
+            entries.append((position, entry))
+            start = end
+        del pending[:start]
+        return entries
 
 
 def _pages_span_files(run: _Run, outcomes: list[_Outcome]) -> bool:
@@ -345,9 +412,11 @@ def _plain_diagnostic(diagnostic: Diagnostic, run: _Run) -> list:
     fix = diagnostic.fix
     plain_fix = None if fix is None else [fix.applicability, fix.description,
                                           [[edit.start, edit.end, edit.text] for edit in fix.edits]]
-    return [diagnostic.code, diagnostic.slug, diagnostic.severity.value, diagnostic.message,
-            run.entry_path(diagnostic.source), diagnostic.source.display_path, diagnostic.start, diagnostic.end,
-            diagnostic.tool_name, plain_fix]
+    # Slugs and messages repeat across units: interned, marshal writes each once per worker frame and cache file,
+    # and what it reads back is one string again, not a copy per unit.
+    return [diagnostic.code, sys.intern(diagnostic.slug), diagnostic.severity.value,
+            sys.intern(diagnostic.message), run.entry_path(diagnostic.source), diagnostic.source.display_path,
+            diagnostic.start, diagnostic.end, diagnostic.tool_name, plain_fix]
 
 
 def _plain_positions(diagnostics: list[Diagnostic], run: _Run) -> list[list]:
@@ -474,20 +543,21 @@ def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result
     one whole-project run would."""
     settings = run.settings
     analyses = {path: FileAnalysis(source) for path, source in run.sources.items()}
+    by_source = {id(analysis.source): analysis for analysis in analyses.values()}  # units are discovered files
     for unit, outcome in zip(run.units, outcomes):
-        analysis = analyses[absolute(unit.path)]
+        analysis = by_source[id(unit)]
         analysis.suppressions = outcome.directives
         analysis.parse_errors = [PARSE_ERROR_ELSEWHERE] if outcome.parse_error else []
         for source in outcome.files:
             analyses.setdefault(absolute(source.path), FileAnalysis(source))
     result.project = Project(files=list(analyses.values()))
-    rule_order = {rule.code: position for position, rule in enumerate(settings.rules)}
     parts = [*outcomes, project] if project is not None else outcomes
     page_codes = {rule.code for rule in settings.rules if rule.on == PAGES}
-    diagnostics = [diagnostic for outcome in parts for diagnostic in outcome.diagnostics
-                   if project is None or outcome is project or diagnostic.code not in page_codes]
-    diagnostics.sort(key=lambda diagnostic: rule_order.get(diagnostic.code, len(rule_order)))
-    result.diagnostics.extend(diagnostics)
+    # In file order, not in the rule order of a whole-project run: finish_diagnostics sorts by a key that holds
+    # the code, so only findings of one rule can tie, and those are in file order either way (as is the first of
+    # identical ones, which it keeps).
+    result.diagnostics.extend(diagnostic for outcome in parts for diagnostic in outcome.diagnostics
+                              if project is None or outcome is project or diagnostic.code not in page_codes)
     notices = dict.fromkeys(notice for outcome in parts for notice in outcome.notices)
     internal = [Notice(path, message, True) for path, message, is_error in notices if is_error]
     runner = RuleRunner(settings, result)
