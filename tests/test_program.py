@@ -144,6 +144,17 @@ def test_a_caller_that_ignores_sigchld_gets_the_same_check(project):
         assert "Traceback" not in completed.stderr
 
 
+def test_a_caller_that_ignores_sigchld_gets_the_same_parallel_check(tmp_path):
+    """The unit workers are reaped the same way (this failed with "internal error: ChildProcessError")."""
+    for number in range(40):  # more units than MIN_UNITS_FOR_POOL: two processes lint them
+        (tmp_path / f"tool{number}.js").write_text(BAD)
+    completed = subprocess.run([*PROGRAM, "check", ".", "--format", "json", "--no-cache", "-j2"], cwd=tmp_path,
+                               capture_output=True, text=True, env=PLAIN,
+                               preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN))
+    assert (completed.returncode, completed.stderr) == (1, "")
+    assert completed.stdout == in_process(tmp_path, ".", "--format", "json", "--no-cache", "-j2").stdout
+
+
 def test_a_stdout_that_claims_ascii_gets_utf_8_as_click_wrote_it(project):
     (project / "ünï.js").write_text(BAD)
     completed = subprocess.run([*PROGRAM, "check", "ünï.js", "--format", "concise"], cwd=project,

@@ -23,6 +23,8 @@ import traceback
 from functools import partial
 from typing import NoReturn
 
+from webmcp_lint.children import reap
+
 EXIT_ERROR = 2  # commands.EXIT_ERROR, without importing the commands before the fork
 
 
@@ -94,7 +96,7 @@ def _check_beside_its_parser() -> int:
             return word
         return check_run.run_check_command(word)
     finally:
-        _reap(parser)
+        reap(parser)
 
 
 def _parse_command_line(word_in: int) -> NoReturn:
@@ -150,10 +152,3 @@ def _ended_without_a_word(parser: int) -> int:
     how = f"by signal {-code}" if code is not None and code < 0 else "without handing over the options"
     sys.stderr.write(f"webmcp-lint: error: the command-line parser ended {how}\n")
     return EXIT_ERROR
-
-
-def _reap(process: int) -> None:
-    try:
-        os.waitpid(process, 0)
-    except ChildProcessError:  # the system reaped it (SIGCHLD ignored), or it was waited for already
-        pass

@@ -30,6 +30,7 @@ from typing import Generator, Iterator, NoReturn
 
 from webmcp_lint import __version__
 from webmcp_lint.cache import PROJECT_SLOT, Cache, digest
+from webmcp_lint.children import reap
 from webmcp_lint.diagnostics import Diagnostic, Edit, Fix, Severity
 from webmcp_lint.engine import (LintResult, Notice, Settings, adopt_imported_scripts, RuleRunner, analyze_source,
                                 build_project, finish_diagnostics, run_checks, subscribed_kinds)
@@ -219,14 +220,14 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
                 import signal  # only here: its import (enums of every signal) is start-up time of every run
 
                 os.kill(worker.pid, signal.SIGKILL)
-                os.waitpid(worker.pid, 0)
+                reap(worker.pid)
 
 
 def _reap_exiting_workers() -> None:
     """Wait for the workers that sent their entries. A process's exit frees its memory before it is done
     (tens of MB, several ms), so waiting for it only after the merge lets that happen beside the merge."""
     while _EXITING_WORKERS:
-        os.waitpid(_EXITING_WORKERS.pop(), 0)
+        reap(_EXITING_WORKERS.pop())
 
 
 def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoReturn:
