@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 from tree_sitter import Node, Tree
 
 from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value, string_value
+from webmcp_lint.memo import built_once
 from webmcp_lint.record import Record
 from webmcp_lint.scope import ScopeIndex
 from webmcp_lint.source import SourceFile
@@ -135,17 +136,23 @@ class Registration(Record):
     _compared = ("script", "call", "definition_node", "options_node", "options", "top_level")
 
     def __init__(self, script: Script, call: Node, definition_node: Node | None, options_node: Node | None,
-                 options: Value, top_level: bool) -> None:
+                 options: Value) -> None:
         self.script = script
         self.call = call
         self.definition_node = definition_node
         self.options_node = options_node
         self.options = options
-        self.top_level = top_level
 
     @property
     def source(self) -> SourceFile:
         return self.script.source
+
+    @built_once
+    def top_level(self) -> bool:
+        """No function holds the call: worked out when first asked, as no rule reads it today."""
+        from webmcp_lint.extract.imperative import is_top_level  # the extractor imports this module
+
+        return is_top_level(self.call, self.script)
 
 
 class ToolDefinition(Record):
