@@ -105,14 +105,9 @@ class Script(Record):
                 if (source := read(statement, source_field)) is not None]
 
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
-        """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
-        return self.once("initialised_declarators", self._initialised_declarators)
-
-    def _initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
-        fields = self.scopes.fields
-        read, value_field = fields.read, fields.value
-        return [(declarator, name, value) for declarator, name in self.scopes.declarator_names
-                if (value := read(declarator, value_field)) is not None]
+        """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all
+        (the scope index lists them as it reads the declarators)."""
+        return self.scopes.initialised_declarators
 
 
 # Every live Script by the id of its tree's root, so a node found through an

@@ -149,7 +149,7 @@ class ScopeIndex:
     """
 
     __slots__ = ("data", "fields", "_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
-                 "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "declarator_names", "imported_names")
+                 "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "initialised_declarators", "imported_names")
 
     def __init__(self, data: bytes, fields: Fields = BY_NAME) -> None:
         self.data = data  # the bytes the tree was parsed from
@@ -169,8 +169,9 @@ class ScopeIndex:
         # makers below work it out for the first name asked about and keep it here.
         self.shared_facts: dict[int, tuple] = {}
         self._resolved: dict[int, Binding | None] = {}  # resolve's answers, by the identifier's id
-        # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern), and import names.
-        self.declarator_names: list[tuple[Node, Node]] = []
+        # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern, its value) of each
+        # declarator with a value, and import names.
+        self.initialised_declarators: list[tuple[Node, Node, Node]] = []
         self.imported_names: set[str] = set()
 
     def declare(self, name: str, entry: tuple) -> None:
@@ -420,15 +421,17 @@ def build_index(nodes: dict[str, list[Node]], data: bytes, grammar: str | None) 
     bytes the tree was parsed from, ``grammar`` the language it was parsed in (its nodes' fields are read by id)."""
     index = ScopeIndex(data, fields_of(grammar))
     fields = index.fields
-    read, name_field = fields.read, fields.name
+    read, name_field, value_field = fields.read, fields.name, fields.value
     declare = index.declare
-    declarator_names = index.declarator_names
+    initialised = index.initialised_declarators
     order = count()
     for declarator in nodes.get("variable_declarator", ()):
         name = read(declarator, name_field)
         if name is None:
             continue
-        declarator_names.append((declarator, name))
+        value = read(declarator, value_field)
+        if value is not None:
+            initialised.append((declarator, name, value))
         if name.type == "identifier":
             declare(spelled(data, name),
                     ((_VARIABLES, next(order)), _variable_binding, name, declarator, ()))
