@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 
 from tree_sitter import Node, Tree
 
-from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value, string_value
+from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value
 from webmcp_lint.memo import built_once
 from webmcp_lint.record import Record
 from webmcp_lint.scope import ScopeIndex
@@ -95,14 +95,9 @@ class Script(Record):
 
     def import_specifiers(self) -> list[str | None]:
         """The module each import statement with a source names (None when it is not a plain string), in order:
-        the framework detection, the framework extractor and a unit's list of imported files all read them."""
-        return self.once("import_specifiers", self._import_specifiers)
-
-    def _import_specifiers(self) -> list[str | None]:
-        fields = self.scopes.fields
-        read, source_field = fields.read, fields.source
-        return [string_value(source) for statement in self.of_kind("import_statement")
-                if (source := read(statement, source_field)) is not None]
+        the framework detection, the framework extractor and a unit's list of imported files all read them (the
+        scope index reads them as it indexes the imports)."""
+        return self.scopes.import_specifiers
 
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
         """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all
