@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 
 from tree_sitter import Node, Tree
 
-from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value, string_value
+from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value
+from webmcp_lint.memo import built_once
 from webmcp_lint.record import Record
 from webmcp_lint.scope import ScopeIndex
 from webmcp_lint.source import SourceFile
@@ -94,24 +95,14 @@ class Script(Record):
 
     def import_specifiers(self) -> list[str | None]:
         """The module each import statement with a source names (None when it is not a plain string), in order:
-        the framework detection, the framework extractor and a unit's list of imported files all read them."""
-        return self.once("import_specifiers", self._import_specifiers)
-
-    def _import_specifiers(self) -> list[str | None]:
-        fields = self.scopes.fields
-        read, source_field = fields.read, fields.source
-        return [string_value(source) for statement in self.of_kind("import_statement")
-                if (source := read(statement, source_field)) is not None]
+        the framework detection, the framework extractor and a unit's list of imported files all read them (the
+        scope index reads them as it indexes the imports)."""
+        return self.scopes.import_specifiers
 
     def initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
-        """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all."""
-        return self.once("initialised_declarators", self._initialised_declarators)
-
-    def _initialised_declarators(self) -> list[tuple[Node, Node, Node]]:
-        fields = self.scopes.fields
-        read, value_field = fields.read, fields.value
-        return [(declarator, name, value) for declarator, name in self.scopes.declarator_names
-                if (value := read(declarator, value_field)) is not None]
+        """(declarator, name or pattern, value) of every ``x = value`` declarator: several extractors read them all
+        (the scope index lists them as it reads the declarators)."""
+        return self.scopes.initialised_declarators
 
 
 # Every live Script by the id of its tree's root, so a node found through an
@@ -135,17 +126,23 @@ class Registration(Record):
     _compared = ("script", "call", "definition_node", "options_node", "options", "top_level")
 
     def __init__(self, script: Script, call: Node, definition_node: Node | None, options_node: Node | None,
-                 options: Value, top_level: bool) -> None:
+                 options: Value) -> None:
         self.script = script
         self.call = call
         self.definition_node = definition_node
         self.options_node = options_node
         self.options = options
-        self.top_level = top_level
 
     @property
     def source(self) -> SourceFile:
         return self.script.source
+
+    @built_once
+    def top_level(self) -> bool:
+        """No function holds the call: worked out when first asked, as no rule reads it today."""
+        from webmcp_lint.extract.imperative import is_top_level  # the extractor imports this module
+
+        return is_top_level(self.call, self.script)
 
 
 class ToolDefinition(Record):

@@ -149,7 +149,8 @@ class ScopeIndex:
     """
 
     __slots__ = ("data", "fields", "_pending", "_asked", "_parameter_lists", "_parameter_text", "_parameter_starts",
-                 "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "declarator_names", "imported_names")
+                 "_bindings", "_scopes_by_name", "shared_facts", "_resolved", "initialised_declarators", "imported_names",
+                 "import_specifiers")
 
     def __init__(self, data: bytes, fields: Fields = BY_NAME) -> None:
         self.data = data  # the bytes the tree was parsed from
@@ -169,9 +170,12 @@ class ScopeIndex:
         # makers below work it out for the first name asked about and keep it here.
         self.shared_facts: dict[int, tuple] = {}
         self._resolved: dict[int, Binding | None] = {}  # resolve's answers, by the identifier's id
-        # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern), and import names.
-        self.declarator_names: list[tuple[Node, Node]] = []
+        # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern, its value) of each
+        # declarator with a value, import names, and the module each import statement with a source names (None when
+        # it is not a plain string), in order.
+        self.initialised_declarators: list[tuple[Node, Node, Node]] = []
         self.imported_names: set[str] = set()
+        self.import_specifiers: list[str | None] = []
 
     def declare(self, name: str, entry: tuple) -> None:
         """Record a declaration of ``name`` (``entry`` starts with its place in declaration order).
@@ -420,15 +424,17 @@ def build_index(nodes: dict[str, list[Node]], data: bytes, grammar: str | None) 
     bytes the tree was parsed from, ``grammar`` the language it was parsed in (its nodes' fields are read by id)."""
     index = ScopeIndex(data, fields_of(grammar))
     fields = index.fields
-    read, name_field = fields.read, fields.name
+    read, name_field, value_field = fields.read, fields.name, fields.value
     declare = index.declare
-    declarator_names = index.declarator_names
+    initialised = index.initialised_declarators
     order = count()
     for declarator in nodes.get("variable_declarator", ()):
         name = read(declarator, name_field)
         if name is None:
             continue
-        declarator_names.append((declarator, name))
+        value = read(declarator, value_field)
+        if value is not None:
+            initialised.append((declarator, name, value))
         if name.type == "identifier":
             declare(spelled(data, name),
                     ((_VARIABLES, next(order)), _variable_binding, name, declarator, ()))
@@ -561,6 +567,10 @@ def _index_import(index: ScopeIndex, statement: Node, order: Iterator[tuple]) ->
     source = index.fields.read(statement, index.fields.source)
     if source is None:
         return
+    from webmcp_lint.evaluate import string_value  # evaluate imports this module
+
+    module = string_value(source)
+    index.import_specifiers.append(module)
     clause = next((child for child in statement.named_children if child.type == "import_clause"), None)
     if clause is None:
         return
@@ -580,18 +590,16 @@ def _index_import(index: ScopeIndex, statement: Node, order: Iterator[tuple]) ->
     for alias, name in imported:
         local = spelled(data, alias)
         index.imported_names.add(local)
-        index.declare(local, (next(order), _import_binding, alias, statement, source, name))
+        index.declare(local, (next(order), _import_binding, alias, statement, module, name))
 
 
-def _import_binding(index: ScopeIndex, name: str, alias: Node, statement: Node, source: Node,
+def _import_binding(index: ScopeIndex, name: str, alias: Node, statement: Node, module: str | None,
                     imported: Node | str) -> tuple[Node, Binding]:
-    """(scope, Binding) of an imported name, made when the name is first asked about; ``imported`` is the name
-    the module exports (a node) or "default"/"*". The statement's program and module are read once, under its id."""
-    facts = index.shared_facts.get(statement.id)
-    if facts is None:
-        from webmcp_lint.evaluate import string_value
-
-        facts = index.shared_facts[statement.id] = (nearest(statement, _PROGRAM), string_value(source))
-    program, specifier = facts
+    """(scope, Binding) of an imported name, made when the name is first asked about; ``module`` is the statement's
+    specifier, ``imported`` the name the module exports (a node) or "default"/"*". The statement's program is found
+    once, under its id."""
+    program = index.shared_facts.get(statement.id)
+    if program is None:
+        program = index.shared_facts[statement.id] = nearest(statement, _PROGRAM)
     imported_name = imported if isinstance(imported, str) else specifier_text(imported)
-    return program, Binding(name, "import", alias, statement, None, (), specifier, imported_name)
+    return program, Binding(name, "import", alias, statement, None, (), module, imported_name)

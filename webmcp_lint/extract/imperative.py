@@ -334,7 +334,7 @@ def _add_registration(script: Script, analysis: FileAnalysis, call: Node) -> Non
     definition_node = arguments[0] if arguments else None
     options_node = arguments[1] if len(arguments) > 1 else None
     options = script.evaluator.value(options_node) if options_node is not None else None
-    registration = Registration(script, call, definition_node, options_node, options, is_top_level(call, script))
+    registration = Registration(script, call, definition_node, options_node, options)
     analysis.registrations.append(registration)
     if definition_node is None:
         analysis.unresolved.append(UnresolvedDefinition(registration, "registerTool is called without a definition"))
