@@ -65,6 +65,7 @@ TOKEN_KINDS = frozenset({
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
 INDEXEDDB_EVIDENCE = tuple(word.encode() for word in apis.INDEXEDDB_EVIDENCE)
+_SPELLS_INDEXEDDB = "spells IndexedDB evidence"  # Script.once key: the file's text holds an INDEXEDDB_EVIDENCE word
 # A member chain written as names and dots only, nothing between them (no spaces, comments, ``?.``, ``#``).
 PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
@@ -1484,8 +1485,11 @@ class ExecuteModel:
     def _is_object_store(self, receiver: Node) -> bool:
         """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB.
 
-        The receiver and the bindings are the script's: their bytes are sliced from its text."""
+        The receiver and the bindings are the script's: their bytes are sliced from its text, so a file whose text
+        spells no evidence holds none, told once per script before any name is resolved."""
         data = self.source.data
+        if not self.script.once(_SPELLS_INDEXEDDB, lambda: spells_any(data, INDEXEDDB_EVIDENCE)):
+            return False
         current: Node | None = receiver
         for _ in range(4):
             if current is None:
