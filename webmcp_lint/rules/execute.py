@@ -215,7 +215,6 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
     if model is None or _handles_abort(model):
         return
     take = "" if model.signal_in_scope else "take `{ signal }` as execute's second parameter and "
-    cleared_in_finally = _timers_cleared_in_finally(model)
     for loop in model.loops:
         # A loop that hands the signal to what it awaits stops with it, unless it also sleeps on a timer.
         stops = loop.checks_abort or (loop.passes_signal and not loop.has_timer)
@@ -224,6 +223,7 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
             yield Finding(model.source, node.start_byte, _loop_head_end(node),
                           "This polling loop in execute never checks for cancellation, so a cancelled run keeps "
                           f"polling; {take}call `signal.throwIfAborted()` in each iteration.", tool.name)
+    cleared_in_finally = _timers_cleared_in_finally(model) if model.timers else set()
     for timer in model.timers:
         node = timer.node
         callback = unwrap(timer.arguments[0]) if timer.arguments else None
