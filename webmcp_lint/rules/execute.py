@@ -14,6 +14,7 @@ from webmcp_lint import apis
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.evaluate import JSArray, JSObject
 from webmcp_lint.execute import (
+    BRANCHING_KINDS,
     ExecuteModel,
     SignalApiCall,
     dotted_name,
@@ -458,7 +459,11 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
             candidates.append((branch, kind))
             continue
         for member in members:
-            candidates.extend((candidate, candidate.type) for candidate in value_branches(member))
+            member_kind = member.type if member is not None else None
+            if member_kind in BRANCHING_KINDS:
+                candidates.extend((candidate, candidate.type) for candidate in value_branches(member))
+            elif member_kind is not None:
+                candidates.append((member, member_kind))  # a value that is just itself: its kind read once
     found = []
     data = model.source.data
     for shown, kind in candidates:
