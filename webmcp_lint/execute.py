@@ -1115,6 +1115,10 @@ class ExecuteModel:
         targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(argument)]
         return bool(targets) and all(call is not None and self.is_body_reader(call) for call in targets)
 
+    def call_at(self, node: Node) -> Call | None:
+        """The call or ``new`` expression ``node`` is, when the walk kept it."""
+        return self._calls_by_id.get(node.id)
+
     def is_signal_api(self, call: Call) -> bool:
         return call.node.id in self._signal_api_ids
 

@@ -465,7 +465,6 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
             elif member_kind is not None:
                 candidates.append((member, member_kind))  # a value that is just itself: its kind read once
     found = []
-    data = model.source.data
     for shown, kind in candidates:
         if kind not in MAY_NOT_SERIALIZE:
             continue  # a literal, a member read, an operation: JSON carries what it gives
@@ -475,16 +474,24 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
                 found.append((shown, "the caught error, which serialises to `{}` so its message is lost; "
                                      "return `{ error: err.message }`"))
                 continue
-            reason = _reason(resolved, resolved.type, data) if resolved is not None else None
+            reason = _reason(model, resolved, resolved.type) if resolved is not None else None
         else:
-            reason = _reason(shown, kind, data)
+            reason = _reason(model, shown, kind)
         if reason is not None:
             found.append((shown, reason))
     return found
 
 
-def _last_name(callee: Node, data: bytes) -> str | None:
-    """The last name of a callee of the file ``data`` holds: ``f`` in ``f`` and ``a.b.f``."""
+def _last_name(model: ExecuteModel, call: Node) -> str | None:
+    """The last name of a call's callee: ``f`` in ``f()`` and ``a.b.f()``. The model named every call it walked;
+    a call outside execute (a ``const``'s initialiser) is of the model's script too: its bytes are sliced there."""
+    walked = model.call_at(call)
+    if walked is not None:
+        return walked.name if walked.method is None else walked.method
+    callee = unwrap(leading_child(call, "function"))
+    if callee is None:
+        return None
+    data = model.source.data
     kind = callee.type
     if kind == "identifier":
         return spelled(data, callee)
@@ -494,8 +501,8 @@ def _last_name(callee: Node, data: bytes) -> str | None:
     return None
 
 
-def _reason(node: Node, kind: str, data: bytes) -> str | None:
-    """Why ``node`` (of that kind) does not survive JSON, or None."""
+def _reason(model: ExecuteModel, node: Node, kind: str) -> str | None:
+    """Why ``node`` (of that kind, in the model's script) does not survive JSON, or None."""
     if kind == "new_expression":
         constructor = dotted_name(node.child_by_field_name("constructor")) or ""
         if constructor.endswith("Error") or constructor == "DOMException":
@@ -509,9 +516,9 @@ def _reason(node: Node, kind: str, data: bytes) -> str | None:
     if kind in FUNCTION_KINDS or kind in ("function_expression", "class"):
         return "a function, which JSON drops; return data"
     if kind == "call_expression":
-        callee = unwrap(leading_child(node, "function"))
-        if callee is None or _last_name(callee, data) not in UNSERIALIZABLE_CALL_ENDINGS:
+        if _last_name(model, node) not in UNSERIALIZABLE_CALL_ENDINGS:
             return None
+        callee = unwrap(leading_child(node, "function"))
         name = dotted_name(callee)
         if name in ("Symbol", "Symbol.for"):
             return "a Symbol, which JSON drops; return a string"
