@@ -699,29 +699,27 @@ class ExecuteModel:
 
     def _find_signal_aliases(self) -> None:
         """``const { signal } = opts``, ``const s = opts.signal``, ``s = signal``, ``AbortSignal.any([signal])``."""
-        declarators, assignments = self._kept("variable_declarator"), self._kept("assignment_expression")
-        if not declarators and not assignments:
+        bindings = [(node, "name", "value") for node in self._kept("variable_declarator")]
+        bindings.extend((node, "left", "right") for node in self._kept("assignment_expression"))
+        if not bindings:
             return
-        # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
+        # A declaration or assignment whose value aliases the signal spells a name (or AbortSignal) in its text,
+        # found in the file's bytes where the node lies (no copy of them). The sets of names only grow.
         data = self.source.data
-        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node in declarators]
-        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node in assignments)
-
-        def known() -> tuple[int, int]:
-            return len(self.signal_names), len(self.options_names)
-
-        words: tuple[bytes, ...] | None = None  # what such a text must spell, for the names known so far
+        signal_names, options_names = self.signal_names, self.options_names
         for _ in range(ALIAS_PASSES):
-            before = known()
-            for node, target, value, written in bindings:
-                if words is None:
-                    words = self._signal_words() + (b"AbortSignal",)
-                if spells_any(written, words):
-                    names = known()
-                    self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
-                    if known() != names:
-                        words = None
-            if known() == before:
+            before = known = len(signal_names) + len(options_names)
+            words = self._signal_words() + (b"AbortSignal",)
+            for node, target, value in bindings:
+                start, end = node.start_byte, node.end_byte
+                for word in words:
+                    if data.find(word, start, end) != -1:
+                        self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
+                        if len(signal_names) + len(options_names) != known:
+                            known = len(signal_names) + len(options_names)
+                            words = self._signal_words() + (b"AbortSignal",)
+                        break
+            if known == before:
                 break
 
     def _alias(self, target: Node | None, value: Node | None) -> None:
