@@ -1695,6 +1695,10 @@ class ExecuteModel:
                    for call in self.calls)
 
     def reads_input(self) -> bool:
+        """Execute reads its input somewhere: a key destructured in the parameter says so without building
+        ``input_reads`` (where every key is read)."""
+        if self.input is not None and self.input.keys:
+            return True
         return bool(self.input_reads)
 
     def validates_input(self) -> bool:

@@ -385,8 +385,12 @@ def default_not_applied(tool: ToolDefinition, project: Project) -> Iterator[Find
     model = execute_of(tool, project)
     if model is None:
         return
+    # A key given a default where it is destructured is settled without looking at where it is read.
+    undefaulted = [key for key in defaults if key not in model.destructured_defaults]
+    if not undefaulted:
+        return
     reads = model.input_reads
-    unapplied = model.keys_without_default([key for key in defaults if key in reads])
+    unapplied = model.keys_without_default([key for key in undefaulted if key in reads])
     if not unapplied or model.merges_input_defaults():
         return
     for key in unapplied:
