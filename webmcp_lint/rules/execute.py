@@ -194,13 +194,13 @@ def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Fin
         return
     if not model.signal_in_scope:
         return
-    signal = model.signal_expression
-    entry = "signal" if signal == "signal" else f"signal: {signal}"
     for call in model.awaited_calls:
         if model.is_signal_api(call) or model.is_instant(call) or model.passes_signal(call) \
                 or model.calls_local_function(call) or model.in_abort_listener(call.node) \
                 or any(loop.checks_abort for loop in model.loops_around(call.node)):
             continue  # the cheap questions first
+        signal = model.signal_expression
+        entry = "signal" if signal == "signal" else f"signal: {signal}"
         callee = _callee(call.node)
         yield _at(model, call.node,
                   f"`{callee}(...)` is awaited without the run's signal, so a cancelled run cannot stop it; "
