@@ -906,26 +906,29 @@ class ExecuteModel:
                 action = actions[node.kind_id]
             except IndexError:  # an ERROR node: its kind id lies past the grammar's, and it is looked into
                 action = None
-            if action.__class__ is str:
-                walked[action].append(node)
-                if action in OWNED_KINDS:
-                    owners[node.id] = function
-                look_into(node.named_children)  # what reads a kept node later finds its children made
-            elif action is None:
+            # Asked in the order they come most often: looked into, kept, identifiers, tokens, member expressions.
+            if action is None:
                 # Looked into. Most such nodes (a statement, a parenthesised expression, a lone argument) have one
                 # named child, asked for alone: ``named_children`` first makes a node of every child, tokens too.
                 if node.named_child_count == 1:
                     push(node.named_child(0))
                 else:
                     look_into(node.named_children)
+            elif action.__class__ is str:
+                walked[action].append(node)
+                if action in OWNED_KINDS:
+                    owners[node.id] = function
+                look_into(node.named_children)  # what reads a kept node later finds its children made
+            elif action == _IDENTIFIER:
+                identifiers.append(node)
+            elif action == _TOKEN:
+                continue
             elif action == _MEMBER:
                 members.append(node)
                 if node.has_error:
                     look_into(node.named_children)
                 else:
                     push(node.child(0))  # the object (the rest is a dot and a property name), alone
-            elif action == _IDENTIFIER:
-                identifiers.append(node)
             elif action == _FUNCTION:
                 self._stepped_over.append(node)
                 self._nested_function(node, queue)
