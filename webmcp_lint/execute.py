@@ -84,31 +84,21 @@ NODE_START = attrgetter("node.start_byte")
 _TOKEN, _IDENTIFIER, _FUNCTION, _CLASS, _MEMBER = range(5)
 
 
+# The action of each kind name; where a name is in several sets the later ones win: a member expression is kept
+# but walked apart, every kind of loop goes in one list ("loop"), an identifier is a token remembered.
+_ACTIONS_BY_NAME: dict[str, str | int] = {
+    **dict.fromkeys(CLASS_KINDS, _CLASS), **dict.fromkeys(FUNCTION_KINDS, _FUNCTION),
+    **dict.fromkeys(TOKEN_KINDS, _TOKEN), "identifier": _IDENTIFIER, **{name: name for name in COLLECTED_KINDS},
+    **dict.fromkeys(LOOP_KINDS, "loop"), "member_expression": _MEMBER,
+}
+
+
 @lru_cache(maxsize=None)
 def _walk_actions(language_name: str) -> list[str | int | None]:
     """What the walk does at each kind id of one language (aliases give a name several ids): a list indexed by
     kind id, as indexing a list is cheaper than a dictionary's ``get`` and the walk asks once a node."""
     grammar = language(language_name)
-    actions: list[str | int | None] = []
-    for kind in range(grammar.node_kind_count):
-        name = grammar.node_kind_for_id(kind)
-        if name == "member_expression":
-            actions.append(_MEMBER)
-        elif name in LOOP_KINDS:
-            actions.append("loop")  # one list for every kind of loop
-        elif name in COLLECTED_KINDS:
-            actions.append(name)
-        elif name == "identifier":
-            actions.append(_IDENTIFIER)
-        elif name in TOKEN_KINDS:
-            actions.append(_TOKEN)
-        elif name in FUNCTION_KINDS:
-            actions.append(_FUNCTION)
-        elif name in CLASS_KINDS:
-            actions.append(_CLASS)
-        else:
-            actions.append(None)
-    return actions
+    return [_ACTIONS_BY_NAME.get(grammar.node_kind_for_id(kind)) for kind in range(grammar.node_kind_count)]
 
 
 class InputKey(Record):
