@@ -379,7 +379,7 @@ def default_not_applied(tool: ToolDefinition, project: Project) -> Iterator[Find
     if properties is None:
         return
     defaults = {key: prop.value.props["default"] for key, prop in properties.props.items()
-                if isinstance(prop.value, JSObject) and prop.value.has("default")}
+                if isinstance(prop.value, JSObject) and "default" in prop.value.props}
     if not defaults:
         return
     model = execute_of(tool, project)
