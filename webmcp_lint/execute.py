@@ -705,9 +705,9 @@ class ExecuteModel:
                 for word in words:
                     if data.find(word, start, end) != -1:
                         self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
-                        if len(signal_names) + len(options_names) != known:
-                            known = len(signal_names) + len(options_names)
-                            words = self._signal_words() + (b"AbortSignal",)
+                        now = len(signal_names) + len(options_names)
+                        if now != known:
+                            known, words = now, self._signal_words() + (b"AbortSignal",)
                         break
             if known == before:
                 break
