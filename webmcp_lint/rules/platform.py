@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Iterable, Iterator
 
 from tree_sitter import Node
@@ -69,6 +70,7 @@ WRAPPER_KINDS = frozenset({"parenthesized_expression", "non_null_expression", "a
 EXIT_KINDS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
 SEQUENCE_KINDS = frozenset({"program", "statement_block", "switch_case", "switch_default", "class_static_block"})
 MAX_TEST_DEPTH = 12
+KEPT_GUARDED_BLOCKS = 4
 
 
 class GuardingExits:
@@ -77,13 +79,16 @@ class GuardingExits:
 
     A reference that lies after a known exit of a block holding it is guarded (the statement of the block that
     holds it starts after the exit): told from byte offsets, without working out its ancestors again, which
-    the next reference in the same function would otherwise do."""
+    the next reference in the same function would otherwise do. Only the last few such blocks are kept (the
+    next references are mostly in the same function): a file of many guarded functions does not make each
+    reference scan them all, and a reference no kept block settles is checked in full."""
 
     __slots__ = ("_ends", "_blocks")
 
     def __init__(self) -> None:
         self._ends: dict[int, float] = {}
-        self._blocks: list[tuple[Script, int, int, float]] = []  # script, block start and end, exit end
+        # The blocks learned last: script, block start and end, exit end.
+        self._blocks: deque[tuple[Script, int, int, float]] = deque(maxlen=KEPT_GUARDED_BLOCKS)
 
     def first_end(self, block: Node, script: Script) -> float:
         """Where the block's first early exit on missing WebMCP ends (infinity if none)."""
