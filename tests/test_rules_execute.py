@@ -512,6 +512,17 @@ def test_wm409_flags_values_json_cannot_carry(execute, flagged, word):
     assert word in findings(code, "WM409")[0].message
 
 
+@pytest.mark.parametrize(("before", "word"), [
+    ('const held = document.querySelector("#panel");', "DOM"),
+    ('const held = Symbol.for("probe");', "Symbol"),
+])
+def test_wm409_flags_a_call_made_outside_execute(before, word):
+    """The call a returned name holds lies outside execute, where the model named no call."""
+    code = tool("execute() { return held; }", before=before)
+    assert flagged_text(code, "WM409") == ["held"]
+    assert word in findings(code, "WM409")[0].message
+
+
 @pytest.mark.parametrize("execute", [
     "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
     "if (signal.aborted) throw err; return { error: err instanceof Error ? err.message : String(err) }; } }",

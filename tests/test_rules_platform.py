@@ -119,6 +119,24 @@ def test_wm103_accepts_feature_detection(code):
     assert findings(code, "WM103", "app.ts") == []
 
 
+def test_wm103_a_guard_settles_only_what_follows_it_in_its_own_block():
+    code = (f"function a() {{ const mc = document.modelContext; if (!mc) return; mc.registerTool({TOOL}); "
+            f"mc.registerTool({TOOL}); }}\n"
+            f"function b() {{ document.modelContext.registerTool({TOOL}); }}")
+    assert flagged_text(code, "WM103", "app.ts") == ["document.modelContext"]
+
+
+def test_wm103_a_guard_in_one_script_of_a_page_does_not_guard_another():
+    """The classic scripts share one tree, whose span holds the module script between them: that script's
+    use is not guarded by their top-level exit."""
+    page = (f'<script>if (!("modelContext" in document)) throw new Error("none"); '
+            f"document.modelContext.registerTool({TOOL});</script>\n"
+            f'<script type="module">document.modelContext.registerTool({TOOL});</script>\n'
+            f"<script>document.modelContext.registerTool({TOOL});</script>\n")
+    flagged = findings(page, "WM103", "index.html")
+    assert [page[:finding.start].count("\n") for finding in flagged] == [1]
+
+
 def test_wm103_leaves_navigator_to_wm101():
     assert findings(f"navigator.modelContext.registerTool({TOOL});", "WM103") == []
 

@@ -65,6 +65,7 @@ TOKEN_KINDS = frozenset({
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
 INDEXEDDB_EVIDENCE = tuple(word.encode() for word in apis.INDEXEDDB_EVIDENCE)
+_SPELLS_INDEXEDDB = "spells IndexedDB evidence"  # Script.once key: the file's text holds an INDEXEDDB_EVIDENCE word
 # A member chain written as names and dots only, nothing between them (no spaces, comments, ``?.``, ``#``).
 PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
@@ -83,31 +84,21 @@ NODE_START = attrgetter("node.start_byte")
 _TOKEN, _IDENTIFIER, _FUNCTION, _CLASS, _MEMBER = range(5)
 
 
+# The action of each kind name; where a name is in several sets the later ones win: a member expression is kept
+# but walked apart, every kind of loop goes in one list ("loop"), an identifier is a token remembered.
+_ACTIONS_BY_NAME: dict[str, str | int] = {
+    **dict.fromkeys(CLASS_KINDS, _CLASS), **dict.fromkeys(FUNCTION_KINDS, _FUNCTION),
+    **dict.fromkeys(TOKEN_KINDS, _TOKEN), "identifier": _IDENTIFIER, **{name: name for name in COLLECTED_KINDS},
+    **dict.fromkeys(LOOP_KINDS, "loop"), "member_expression": _MEMBER,
+}
+
+
 @lru_cache(maxsize=None)
 def _walk_actions(language_name: str) -> list[str | int | None]:
     """What the walk does at each kind id of one language (aliases give a name several ids): a list indexed by
     kind id, as indexing a list is cheaper than a dictionary's ``get`` and the walk asks once a node."""
     grammar = language(language_name)
-    actions: list[str | int | None] = []
-    for kind in range(grammar.node_kind_count):
-        name = grammar.node_kind_for_id(kind)
-        if name == "member_expression":
-            actions.append(_MEMBER)
-        elif name in LOOP_KINDS:
-            actions.append("loop")  # one list for every kind of loop
-        elif name in COLLECTED_KINDS:
-            actions.append(name)
-        elif name == "identifier":
-            actions.append(_IDENTIFIER)
-        elif name in TOKEN_KINDS:
-            actions.append(_TOKEN)
-        elif name in FUNCTION_KINDS:
-            actions.append(_FUNCTION)
-        elif name in CLASS_KINDS:
-            actions.append(_CLASS)
-        else:
-            actions.append(None)
-    return actions
+    return [_ACTIONS_BY_NAME.get(grammar.node_kind_for_id(kind)) for kind in range(grammar.node_kind_count)]
 
 
 class InputKey(Record):
@@ -698,29 +689,27 @@ class ExecuteModel:
 
     def _find_signal_aliases(self) -> None:
         """``const { signal } = opts``, ``const s = opts.signal``, ``s = signal``, ``AbortSignal.any([signal])``."""
-        declarators, assignments = self._kept("variable_declarator"), self._kept("assignment_expression")
-        if not declarators and not assignments:
+        bindings = [(node, "name", "value") for node in self._kept("variable_declarator")]
+        bindings.extend((node, "left", "right") for node in self._kept("assignment_expression"))
+        if not bindings:
             return
-        # Each declaration or assignment with its text: one whose value aliases the signal spells a name in it.
+        # A declaration or assignment whose value aliases the signal spells a name (or AbortSignal) in its text,
+        # found in the file's bytes where the node lies (no copy of them). The sets of names only grow.
         data = self.source.data
-        bindings = [(node, "name", "value", data[node.start_byte:node.end_byte]) for node in declarators]
-        bindings.extend((node, "left", "right", data[node.start_byte:node.end_byte]) for node in assignments)
-
-        def known() -> tuple[int, int]:
-            return len(self.signal_names), len(self.options_names)
-
-        words: tuple[bytes, ...] | None = None  # what such a text must spell, for the names known so far
+        signal_names, options_names = self.signal_names, self.options_names
         for _ in range(ALIAS_PASSES):
-            before = known()
-            for node, target, value, written in bindings:
-                if words is None:
-                    words = self._signal_words() + (b"AbortSignal",)
-                if spells_any(written, words):
-                    names = known()
-                    self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
-                    if known() != names:
-                        words = None
-            if known() == before:
+            before = known = len(signal_names) + len(options_names)
+            words = self._signal_words() + (b"AbortSignal",)
+            for node, target, value in bindings:
+                start, end = node.start_byte, node.end_byte
+                for word in words:
+                    if data.find(word, start, end) != -1:
+                        self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
+                        now = len(signal_names) + len(options_names)
+                        if now != known:
+                            known, words = now, self._signal_words() + (b"AbortSignal",)
+                        break
+            if known == before:
                 break
 
     def _alias(self, target: Node | None, value: Node | None) -> None:
@@ -907,26 +896,29 @@ class ExecuteModel:
                 action = actions[node.kind_id]
             except IndexError:  # an ERROR node: its kind id lies past the grammar's, and it is looked into
                 action = None
-            if action.__class__ is str:
-                walked[action].append(node)
-                if action in OWNED_KINDS:
-                    owners[node.id] = function
-                look_into(node.named_children)  # what reads a kept node later finds its children made
-            elif action is None:
+            # Asked in the order they come most often: looked into, kept, identifiers, tokens, member expressions.
+            if action is None:
                 # Looked into. Most such nodes (a statement, a parenthesised expression, a lone argument) have one
                 # named child, asked for alone: ``named_children`` first makes a node of every child, tokens too.
                 if node.named_child_count == 1:
                     push(node.named_child(0))
                 else:
                     look_into(node.named_children)
+            elif action.__class__ is str:
+                walked[action].append(node)
+                if action in OWNED_KINDS:
+                    owners[node.id] = function
+                look_into(node.named_children)  # what reads a kept node later finds its children made
+            elif action == _IDENTIFIER:
+                identifiers.append(node)
+            elif action == _TOKEN:
+                continue
             elif action == _MEMBER:
                 members.append(node)
                 if node.has_error:
                     look_into(node.named_children)
                 else:
                     push(node.child(0))  # the object (the rest is a dot and a property name), alone
-            elif action == _IDENTIFIER:
-                identifiers.append(node)
             elif action == _FUNCTION:
                 self._stepped_over.append(node)
                 self._nested_function(node, queue)
@@ -1113,6 +1105,10 @@ class ExecuteModel:
         argument = _first_named_child(await_node)
         targets = [self._calls_by_id.get(node.id) for node in self._awaited_nodes(argument)]
         return bool(targets) and all(call is not None and self.is_body_reader(call) for call in targets)
+
+    def call_at(self, node: Node) -> Call | None:
+        """The call or ``new`` expression ``node`` is, when the walk kept it."""
+        return self._calls_by_id.get(node.id)
 
     def is_signal_api(self, call: Call) -> bool:
         return call.node.id in self._signal_api_ids
@@ -1484,8 +1480,11 @@ class ExecuteModel:
     def _is_object_store(self, receiver: Node) -> bool:
         """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB.
 
-        The receiver and the bindings are the script's: their bytes are sliced from its text."""
+        The receiver and the bindings are the script's: their bytes are sliced from its text, so a file whose text
+        spells no evidence holds none, told once per script before any name is resolved."""
         data = self.source.data
+        if not self.script.once(_SPELLS_INDEXEDDB, lambda: spells_any(data, INDEXEDDB_EVIDENCE)):
+            return False
         current: Node | None = receiver
         for _ in range(4):
             if current is None:
@@ -1689,6 +1688,10 @@ class ExecuteModel:
                    for call in self.calls)
 
     def reads_input(self) -> bool:
+        """Execute reads its input somewhere: a key destructured in the parameter says so without building
+        ``input_reads`` (where every key is read)."""
+        if self.input is not None and self.input.keys:
+            return True
         return bool(self.input_reads)
 
     def validates_input(self) -> bool:

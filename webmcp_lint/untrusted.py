@@ -99,12 +99,19 @@ def _ascii_folded(written: str) -> str:
     return written if written.isascii() else written.translate(FOLDING_LETTERS)
 
 
+def _site_path(written: str) -> bool:
+    """``/api/...`` (after any white space): a path of the site's own origin, which neither pattern matches,
+    told without them (most runs then never compile them)."""
+    rest = written.lstrip()  # what the patterns' \s* skips: str.isspace() characters, as here
+    return len(rest) > 1 and rest[0] == "/" and rest[1] != "/"
+
+
 def _is_absolute_url(written: str) -> bool:
-    return _url_patterns()[0].match(_ascii_folded(written)) is not None
+    return not _site_path(written) and _url_patterns()[0].match(_ascii_folded(written)) is not None
 
 
 def _could_become_absolute_url(written: str) -> bool:
-    return _url_patterns()[1].fullmatch(_ascii_folded(written)) is not None
+    return not _site_path(written) and _url_patterns()[1].fullmatch(_ascii_folded(written)) is not None
 
 
 def _template_head(node: Node) -> tuple[str, Node | None]:

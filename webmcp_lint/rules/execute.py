@@ -14,6 +14,7 @@ from webmcp_lint import apis
 from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.evaluate import JSArray, JSObject
 from webmcp_lint.execute import (
+    BRANCHING_KINDS,
     ExecuteModel,
     SignalApiCall,
     dotted_name,
@@ -193,13 +194,13 @@ def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Fin
         return
     if not model.signal_in_scope:
         return
-    signal = model.signal_expression
-    entry = "signal" if signal == "signal" else f"signal: {signal}"
     for call in model.awaited_calls:
         if model.is_signal_api(call) or model.is_instant(call) or model.passes_signal(call) \
                 or model.calls_local_function(call) or model.in_abort_listener(call.node) \
                 or any(loop.checks_abort for loop in model.loops_around(call.node)):
             continue  # the cheap questions first
+        signal = model.signal_expression
+        entry = "signal" if signal == "signal" else f"signal: {signal}"
         callee = _callee(call.node)
         yield _at(model, call.node,
                   f"`{callee}(...)` is awaited without the run's signal, so a cancelled run cannot stop it; "
@@ -215,7 +216,6 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
     if model is None or _handles_abort(model):
         return
     take = "" if model.signal_in_scope else "take `{ signal }` as execute's second parameter and "
-    cleared_in_finally = _timers_cleared_in_finally(model)
     for loop in model.loops:
         # A loop that hands the signal to what it awaits stops with it, unless it also sleeps on a timer.
         stops = loop.checks_abort or (loop.passes_signal and not loop.has_timer)
@@ -224,6 +224,7 @@ def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Find
             yield Finding(model.source, node.start_byte, _loop_head_end(node),
                           "This polling loop in execute never checks for cancellation, so a cancelled run keeps "
                           f"polling; {take}call `signal.throwIfAborted()` in each iteration.", tool.name)
+    cleared_in_finally = _timers_cleared_in_finally(model) if model.timers else set()
     for timer in model.timers:
         node = timer.node
         callback = unwrap(timer.arguments[0]) if timer.arguments else None
@@ -378,14 +379,18 @@ def default_not_applied(tool: ToolDefinition, project: Project) -> Iterator[Find
     if properties is None:
         return
     defaults = {key: prop.value.props["default"] for key, prop in properties.props.items()
-                if isinstance(prop.value, JSObject) and prop.value.has("default")}
+                if isinstance(prop.value, JSObject) and "default" in prop.value.props}
     if not defaults:
         return
     model = execute_of(tool, project)
     if model is None:
         return
+    # A key given a default where it is destructured is settled without looking at where it is read.
+    undefaulted = [key for key in defaults if key not in model.destructured_defaults]
+    if not undefaulted:
+        return
     reads = model.input_reads
-    unapplied = model.keys_without_default([key for key in defaults if key in reads])
+    unapplied = model.keys_without_default([key for key in undefaulted if key in reads])
     if not unapplied or model.merges_input_defaults():
         return
     for key in unapplied:
@@ -458,9 +463,12 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
             candidates.append((branch, kind))
             continue
         for member in members:
-            candidates.extend((candidate, candidate.type) for candidate in value_branches(member))
+            member_kind = member.type if member is not None else None
+            if member_kind in BRANCHING_KINDS:
+                candidates.extend((candidate, candidate.type) for candidate in value_branches(member))
+            elif member_kind is not None:
+                candidates.append((member, member_kind))  # a value that is just itself: its kind read once
     found = []
-    data = model.source.data
     for shown, kind in candidates:
         if kind not in MAY_NOT_SERIALIZE:
             continue  # a literal, a member read, an operation: JSON carries what it gives
@@ -470,16 +478,24 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
                 found.append((shown, "the caught error, which serialises to `{}` so its message is lost; "
                                      "return `{ error: err.message }`"))
                 continue
-            reason = _reason(resolved, resolved.type, data) if resolved is not None else None
+            reason = _reason(model, resolved, resolved.type) if resolved is not None else None
         else:
-            reason = _reason(shown, kind, data)
+            reason = _reason(model, shown, kind)
         if reason is not None:
             found.append((shown, reason))
     return found
 
 
-def _last_name(callee: Node, data: bytes) -> str | None:
-    """The last name of a callee of the file ``data`` holds: ``f`` in ``f`` and ``a.b.f``."""
+def _last_name(model: ExecuteModel, call: Node) -> str | None:
+    """The last name of a call's callee: ``f`` in ``f()`` and ``a.b.f()``. The model named every call it walked;
+    a call outside execute (a ``const``'s initialiser) is of the model's script too: its bytes are sliced there."""
+    walked = model.call_at(call)
+    if walked is not None:
+        return walked.name if walked.method is None else walked.method
+    callee = unwrap(leading_child(call, "function"))
+    if callee is None:
+        return None
+    data = model.source.data
     kind = callee.type
     if kind == "identifier":
         return spelled(data, callee)
@@ -489,8 +505,8 @@ def _last_name(callee: Node, data: bytes) -> str | None:
     return None
 
 
-def _reason(node: Node, kind: str, data: bytes) -> str | None:
-    """Why ``node`` (of that kind) does not survive JSON, or None."""
+def _reason(model: ExecuteModel, node: Node, kind: str) -> str | None:
+    """Why ``node`` (of that kind, in the model's script) does not survive JSON, or None."""
     if kind == "new_expression":
         constructor = dotted_name(node.child_by_field_name("constructor")) or ""
         if constructor.endswith("Error") or constructor == "DOMException":
@@ -504,9 +520,9 @@ def _reason(node: Node, kind: str, data: bytes) -> str | None:
     if kind in FUNCTION_KINDS or kind in ("function_expression", "class"):
         return "a function, which JSON drops; return data"
     if kind == "call_expression":
-        callee = unwrap(leading_child(node, "function"))
-        if callee is None or _last_name(callee, data) not in UNSERIALIZABLE_CALL_ENDINGS:
+        if _last_name(model, node) not in UNSERIALIZABLE_CALL_ENDINGS:
             return None
+        callee = unwrap(leading_child(node, "function"))
         name = dotted_name(callee)
         if name in ("Symbol", "Symbol.for"):
             return "a Symbol, which JSON drops; return a string"
