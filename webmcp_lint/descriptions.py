@@ -16,6 +16,7 @@ repeats) and WM303 (the prose states a constraint the schema lacks).
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from operator import attrgetter
@@ -237,9 +238,14 @@ class DescriptionFacts:
         return [statement for sentence in self.sentences for statement in _sentence_defaults(self.text, sentence)]
 
     @built_once
+    def has_digit(self) -> bool:
+        """The text holds a digit: every number does (bounds, and tokens a numeric default could be written as)."""
+        return _DIGIT.search(self.text) is not None
+
+    @built_once
     def bounds_by_sentence(self) -> list[list[Statement]]:
         """Numeric bounds, sentence by sentence: "between 1 and 100", "at most 50 characters", "1-100"."""
-        if _DIGIT.search(self.text) is None:  # every bound states a number
+        if not self.has_digit:  # every bound states a number
             return [[] for _ in self.sentences]
         return [_sentence_bounds(self.text, sentence) for sentence in self.sentences]
 
@@ -326,19 +332,30 @@ class DescriptionFacts:
         return self._listed[key]
 
     @built_once
+    def mentions_default(self) -> bool:
+        """The text uses the word "default" (then it has ``default_neighbours``: the word itself among them)."""
+        return not self.lowers.isdisjoint(words.DEFAULT_WORDS)
+
+    @built_once
     def default_neighbours(self) -> list[str]:
         """The words within DEFAULT_WINDOW_WORDS of the word "default" in the same sentence."""
-        if self.lowers.isdisjoint(words.DEFAULT_WORDS):
+        if not self.mentions_default:
             return []
         return [text for sentence in self.sentences for text in _default_neighbours(sentence)]
 
     def near_default_word(self, value: str) -> bool:
         """A declared default written near the word "default": "newest first by default", "default sort: newest"."""
-        if not self.default_neighbours:
+        if not self.mentions_default:
             return False
         if value not in self._near_default:
-            self._near_default[value] = any(same_value(text, value) for text in self.default_neighbours)
+            self._near_default[value] = self._may_be_written(value) \
+                and any(same_value(text, value) for text in self.default_neighbours)
         return self._near_default[value]
+
+    def _may_be_written(self, value: str) -> bool:
+        """Some token may state ``value`` (see ``same_value``): one spelled like it, or a number, which holds a digit
+        unless it is infinite ("Infinity"). When none may, the words near "default" need not be worked out."""
+        return value.lower() in self.lowers or self.has_digit or _is_infinite(value)
 
 
 @lru_cache(maxsize=4096)
@@ -1033,6 +1050,14 @@ def _input_properties(tool: ToolDefinition) -> tuple[SchemaProperty, ...]:
 
 
 input_properties = per_object(_input_properties)  # about ten rules ask for each tool's parameters, some often
+
+
+def _is_infinite(value: str) -> bool:
+    """``value`` reads as an infinite number, which a word without digits ("infinity") may equal."""
+    try:
+        return math.isinf(float(value))
+    except ValueError:
+        return False
 
 
 @lru_cache(maxsize=4096)
