@@ -526,20 +526,35 @@ _SENTENCE_MARKS = frozenset(".;!?")  # a list does not run across them
 
 
 @lru_cache(maxsize=4096)
-def _spaced(value: str) -> str:
-    """``price_low-to_high`` written as words; remembered, since tools repeat their enum values."""
-    return _WORD_JOINERS.sub(" ", value)
+def _written_forms(values: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...] | None], ...]:
+    """Each distinct value, lower-cased, with the forms a text may write it in (``price_low-to_high`` also as
+    "price low to high"); None for a one-letter value or a stop word, which counts only when quoted.
+    Remembered per enum: tools repeat their enums, and each text that may list values asks about them."""
+    forms = []
+    for value in dict.fromkeys(values):
+        needle = value.lower().strip()
+        if not needle:
+            continue
+        if len(needle) < 2 or needle in words.STOP_WORDS:
+            forms.append((value, needle, None))
+        elif "_" in needle or "-" in needle:
+            forms.append((value, needle, (needle, _WORD_JOINERS.sub(" ", needle))))
+        else:
+            forms.append((value, needle, (needle,)))
+    return tuple(forms)
 
 
 def _whole_word_spans(text: str, needle: str) -> list[tuple[int, int]]:
-    r"""Where ``needle`` stands in ``text`` with no word character or hyphen on either side, left to right and
-    not overlapping: what ``(?<![\w\-])needle(?![\w\-])`` finds, without compiling a pattern per value."""
+    r"""Where ``needle`` stands in ``text`` with no word character (alphanumeric or ``_``) or hyphen on either
+    side, left to right and not overlapping: what ``(?<![\w\-])needle(?![\w\-])`` finds, without compiling a
+    pattern per value (the sides are tested inline: a call per side cost more than the search)."""
     spans = []
     size = len(needle)
     start = text.find(needle)
     while start != -1:
         end = start + size
-        if (start == 0 or not _joins_word(text[start - 1])) and (end == len(text) or not _joins_word(text[end])):
+        if (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_-")) \
+                and (end == len(text) or not (text[end].isalnum() or text[end] in "_-")):
             spans.append((start, end))
             start = text.find(needle, end)
         else:
@@ -547,12 +562,7 @@ def _whole_word_spans(text: str, needle: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _joins_word(character: str) -> bool:
-    """A regular expression's word character (alphanumeric or ``_``), or a hyphen."""
-    return character.isalnum() or character in "_-"
-
-
-def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str]) -> list[str]:
+def _mentioned_values(text: str, tokens: Sequence[Token], values: tuple[str, ...]) -> list[str]:
     """Which of ``values`` (enum values) the text lists: whole words (``price_low_to_high`` also as
     "price low to high") that stand close together, as a list does ("newest or oldest", "a, b and c").
     One-letter values and stop words count only when quoted."""
@@ -561,21 +571,14 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     lowered = text.lower()
     quoted: set[str] | None = None  # the quoted spans, looked for only for a short value
     hits: list[tuple[int, int, str]] = []
-    for value in dict.fromkeys(values):
-        needle = value.lower().strip()
-        if not needle:
-            continue
-        if len(needle) < 2 or needle in words.STOP_WORDS:
+    for value, needle, variants in _written_forms(values):
+        if variants is None:
             if quoted is None:
                 quoted = {token.lower for token in tokens if token.kind in ("quoted", "code")}
-            variants: tuple[str, ...] = (f"'{needle}'", f'"{needle}"', f"`{needle}`") if needle in quoted else ()
-        elif "_" in needle or "-" in needle:
-            variants = (needle, _spaced(needle))
-        else:
-            variants = (needle,)
+            variants = (f"'{needle}'", f'"{needle}"', f"`{needle}`") if needle in quoted else ()
         for variant in variants:
-            for start, end in _whole_word_spans(lowered, variant):
-                hits.append((start, end, value))
+            if variant in lowered:  # most values are not written at all
+                hits += [(start, end, value) for start, end in _whole_word_spans(lowered, variant)]
     if len(hits) < 2:
         return []  # a list needs two values written (most texts name one at most)
     hits.sort()
@@ -584,8 +587,9 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     previous_end = None
     for start, end, value in hits:
         gap = lowered[previous_end:start] if previous_end is not None else ""
-        if previous_end is None or len(_WORD_RUN.findall(gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES \
-                or not _SENTENCE_MARKS.isdisjoint(gap):
+        if previous_end is None or not _SENTENCE_MARKS.isdisjoint(gap) or (
+                len(gap) > 2 * MAX_WORDS_BETWEEN_LISTED_VALUES  # room for more words, each after a separator
+                and len(_WORD_RUN.findall(gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES):
             cluster = []
         if value not in cluster:
             cluster.append(value)
