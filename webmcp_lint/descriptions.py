@@ -215,6 +215,7 @@ class DescriptionFacts:
         self._listed: dict[tuple[str, ...], list[str]] = {}
         self._near_default: dict[str, bool] = {}
         self._content_within: dict[int, tuple[str, ...] | None] = {}
+        self._sentence_words: dict[int, frozenset[str]] = {}
 
     @built_once
     def quotes(self) -> bool:
@@ -307,11 +308,14 @@ class DescriptionFacts:
         """Any list of allowed values, default or bound: most descriptions state none."""
         return bool(self.value_lists or self.bare_value_list or self.defaults or self.bounds)
 
-    @built_once
-    def sentence_words(self) -> list[frozenset[str]]:
-        """The words of each sentence, identifiers split into their words (``sort_order`` -> sort, order)."""
-        return [frozenset(word for token in sentence if token.is_word for word in name_words(token.text))
-                for sentence in self.sentences]
+    def sentence_words(self, index: int) -> frozenset[str]:
+        """The words of sentence ``index``, identifiers split into their words (``sort_order`` -> sort, order);
+        worked out per sentence, for those that state a list or a bound (see WM303)."""
+        found = self._sentence_words.get(index)
+        if found is None:
+            found = self._sentence_words[index] = frozenset(
+                word for token in self.sentences[index] if token.is_word for word in name_words(token.text))
+        return found
 
     def parameter_names(self, names: Sequence[str]) -> list[str]:
         """Which of ``names`` the text writes as parameter names (see ``_mentioned_parameter_names``)."""

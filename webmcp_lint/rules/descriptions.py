@@ -249,10 +249,10 @@ def _undeclared_in_tool(description: Description, properties: Sequence[SchemaPro
                 moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
     if not facts.value_lists and not facts.bounds:
         return moves  # the sentences' words are only needed to place a list or a range
-    for sentence_words, value_lists, bounds in zip(facts.sentence_words, facts.value_lists_by_sentence,
-                                                   facts.bounds_by_sentence):
+    for index, (value_lists, bounds) in enumerate(zip(facts.value_lists_by_sentence, facts.bounds_by_sentence)):
         if not value_lists and not bounds:
             continue
+        sentence_words = facts.sentence_words(index)
         mentioned = [item for item in properties if _mentioned(sentence_words, item)]
         for statement in value_lists:
             owners = [item for item in mentioned if not item.has("enum")]
