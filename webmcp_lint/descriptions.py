@@ -151,6 +151,13 @@ def content_words(spoken: Iterable[str]) -> list[str]:
     return [singular(word) for word in spoken if word not in words.ARTICLES]
 
 
+@lru_cache(maxsize=4096)
+def _word_content(word: str) -> tuple[str, ...]:
+    """The content words of one written word (see ``content_words``); remembered, since descriptions share most of
+    their words."""
+    return tuple(content_words(name_words(word)))
+
+
 def _phrase(text: str, first: Token, last: Token) -> str:
     return text[first.start:last.end]
 
@@ -298,7 +305,7 @@ class DescriptionFacts:
         found: list[str] = []
         for token in self.tokens:
             if token.is_word:
-                found += content_words(name_words(token.text))
+                found += _word_content(token.text)
                 if len(found) > limit:
                     return None
         return tuple(found)
