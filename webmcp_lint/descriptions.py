@@ -829,9 +829,9 @@ def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
         return []  # most sentences open no list: no example leads to look for
     found: list[Statement] = []
     claimed: set[int] = set()
-    example_leads = [position for position, token in enumerate(sentence) if token.lower in words.EXAMPLE_LEADS]
     for index in openers:
-        if index in claimed or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
+        if index in claimed or any(token.lower in words.EXAMPLE_LEADS
+                                   for token in sentence[max(0, index - EXAMPLE_REACH):index + 1]):
             continue
         statement = _listed_values(text, sentence, index)
         if statement is not None:
