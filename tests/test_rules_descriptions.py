@@ -199,6 +199,17 @@ def test_a_declared_default_near_the_word_default_is_a_repeat_not_an_undeclared_
     assert not {"WM301", "WM303"} & set(codes(tool('"Results are sorted by relevance by default."', SORT)))
 
 
+@pytest.mark.parametrize(("declared", "written", "flagged"), [
+    ("20", "page size 20.0", True),  # the same number, written otherwise
+    ("1e999", "no limit: infinity", True),  # infinite: the word holds no digit
+    ('"All"', "page size ALL", True),
+    ('"x"', "page size all", False),
+])
+def test_wm302_compares_a_declared_default_with_the_words_near_default(declared, written, flagged):
+    prop = f'size: {{ type: "number", default: {declared}, description: "Rows per page (default {written})." }}'
+    assert ("WM302" in codes(tool(properties=prop))) is flagged
+
+
 def test_wm301_does_not_read_true_or_false_about_the_result_as_a_type():
     wrap = 'wrap: { type: "boolean", description: "Whether to gift-wrap the order." }'
     assert "WM301" not in codes(tool('"Returns true or false depending on whether the item can be wrapped."', wrap))

@@ -16,6 +16,7 @@ repeats) and WM303 (the prose states a constraint the schema lacks).
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from operator import attrgetter
@@ -150,6 +151,13 @@ def content_words(spoken: Iterable[str]) -> list[str]:
     return [singular(word) for word in spoken if word not in words.ARTICLES]
 
 
+@lru_cache(maxsize=4096)
+def _word_content(word: str) -> tuple[str, ...]:
+    """The content words of one written word (see ``content_words``); remembered, since descriptions share most of
+    their words."""
+    return tuple(content_words(name_words(word)))
+
+
 def _phrase(text: str, first: Token, last: Token) -> str:
     return text[first.start:last.end]
 
@@ -214,6 +222,7 @@ class DescriptionFacts:
         self._listed: dict[tuple[str, ...], list[str]] = {}
         self._near_default: dict[str, bool] = {}
         self._content_within: dict[int, tuple[str, ...] | None] = {}
+        self._sentence_words: dict[int, frozenset[str]] = {}
 
     @built_once
     def quotes(self) -> bool:
@@ -237,9 +246,14 @@ class DescriptionFacts:
         return [statement for sentence in self.sentences for statement in _sentence_defaults(self.text, sentence)]
 
     @built_once
+    def has_digit(self) -> bool:
+        """The text holds a digit: every number does (bounds, and tokens a numeric default could be written as)."""
+        return _DIGIT.search(self.text) is not None
+
+    @built_once
     def bounds_by_sentence(self) -> list[list[Statement]]:
         """Numeric bounds, sentence by sentence: "between 1 and 100", "at most 50 characters", "1-100"."""
-        if _DIGIT.search(self.text) is None:  # every bound states a number
+        if not self.has_digit:  # every bound states a number
             return [[] for _ in self.sentences]
         return [_sentence_bounds(self.text, sentence) for sentence in self.sentences]
 
@@ -291,7 +305,7 @@ class DescriptionFacts:
         found: list[str] = []
         for token in self.tokens:
             if token.is_word:
-                found += content_words(name_words(token.text))
+                found += _word_content(token.text)
                 if len(found) > limit:
                     return None
         return tuple(found)
@@ -301,11 +315,14 @@ class DescriptionFacts:
         """Any list of allowed values, default or bound: most descriptions state none."""
         return bool(self.value_lists or self.bare_value_list or self.defaults or self.bounds)
 
-    @built_once
-    def sentence_words(self) -> list[frozenset[str]]:
-        """The words of each sentence, identifiers split into their words (``sort_order`` -> sort, order)."""
-        return [frozenset(word for token in sentence if token.is_word for word in name_words(token.text))
-                for sentence in self.sentences]
+    def sentence_words(self, index: int) -> frozenset[str]:
+        """The words of sentence ``index``, identifiers split into their words (``sort_order`` -> sort, order);
+        worked out per sentence, for those that state a list or a bound (see WM303)."""
+        found = self._sentence_words.get(index)
+        if found is None:
+            found = self._sentence_words[index] = frozenset(
+                word for token in self.sentences[index] if token.is_word for word in name_words(token.text))
+        return found
 
     def parameter_names(self, names: Sequence[str]) -> list[str]:
         """Which of ``names`` the text writes as parameter names (see ``_mentioned_parameter_names``)."""
@@ -326,19 +343,30 @@ class DescriptionFacts:
         return self._listed[key]
 
     @built_once
+    def mentions_default(self) -> bool:
+        """The text uses the word "default" (then it has ``default_neighbours``: the word itself among them)."""
+        return not self.lowers.isdisjoint(words.DEFAULT_WORDS)
+
+    @built_once
     def default_neighbours(self) -> list[str]:
         """The words within DEFAULT_WINDOW_WORDS of the word "default" in the same sentence."""
-        if self.lowers.isdisjoint(words.DEFAULT_WORDS):
+        if not self.mentions_default:
             return []
         return [text for sentence in self.sentences for text in _default_neighbours(sentence)]
 
     def near_default_word(self, value: str) -> bool:
         """A declared default written near the word "default": "newest first by default", "default sort: newest"."""
-        if not self.default_neighbours:
+        if not self.mentions_default:
             return False
         if value not in self._near_default:
-            self._near_default[value] = any(same_value(text, value) for text in self.default_neighbours)
+            self._near_default[value] = self._may_be_written(value) \
+                and any(same_value(text, value) for text in self.default_neighbours)
         return self._near_default[value]
+
+    def _may_be_written(self, value: str) -> bool:
+        """Some token may state ``value`` (see ``same_value``): one spelled like it, or a number, which holds a digit
+        unless it is infinite ("Infinity"). When none may, the words near "default" need not be worked out."""
+        return value.lower() in self.lowers or self.has_digit or _is_infinite(value)
 
 
 @lru_cache(maxsize=4096)
@@ -509,20 +537,35 @@ _SENTENCE_MARKS = frozenset(".;!?")  # a list does not run across them
 
 
 @lru_cache(maxsize=4096)
-def _spaced(value: str) -> str:
-    """``price_low-to_high`` written as words; remembered, since tools repeat their enum values."""
-    return _WORD_JOINERS.sub(" ", value)
+def _written_forms(values: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...] | None], ...]:
+    """Each distinct value, lower-cased, with the forms a text may write it in (``price_low-to_high`` also as
+    "price low to high"); None for a one-letter value or a stop word, which counts only when quoted.
+    Remembered per enum: tools repeat their enums, and each text that may list values asks about them."""
+    forms = []
+    for value in dict.fromkeys(values):
+        needle = value.lower().strip()
+        if not needle:
+            continue
+        if len(needle) < 2 or needle in words.STOP_WORDS:
+            forms.append((value, needle, None))
+        elif "_" in needle or "-" in needle:
+            forms.append((value, needle, (needle, _WORD_JOINERS.sub(" ", needle))))
+        else:
+            forms.append((value, needle, (needle,)))
+    return tuple(forms)
 
 
 def _whole_word_spans(text: str, needle: str) -> list[tuple[int, int]]:
-    r"""Where ``needle`` stands in ``text`` with no word character or hyphen on either side, left to right and
-    not overlapping: what ``(?<![\w\-])needle(?![\w\-])`` finds, without compiling a pattern per value."""
+    r"""Where ``needle`` stands in ``text`` with no word character (alphanumeric or ``_``) or hyphen on either
+    side, left to right and not overlapping: what ``(?<![\w\-])needle(?![\w\-])`` finds, without compiling a
+    pattern per value (the sides are tested inline: a call per side cost more than the search)."""
     spans = []
     size = len(needle)
     start = text.find(needle)
     while start != -1:
         end = start + size
-        if (start == 0 or not _joins_word(text[start - 1])) and (end == len(text) or not _joins_word(text[end])):
+        if (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_-")) \
+                and (end == len(text) or not (text[end].isalnum() or text[end] in "_-")):
             spans.append((start, end))
             start = text.find(needle, end)
         else:
@@ -530,12 +573,7 @@ def _whole_word_spans(text: str, needle: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _joins_word(character: str) -> bool:
-    """A regular expression's word character (alphanumeric or ``_``), or a hyphen."""
-    return character.isalnum() or character in "_-"
-
-
-def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str]) -> list[str]:
+def _mentioned_values(text: str, tokens: Sequence[Token], values: tuple[str, ...]) -> list[str]:
     """Which of ``values`` (enum values) the text lists: whole words (``price_low_to_high`` also as
     "price low to high") that stand close together, as a list does ("newest or oldest", "a, b and c").
     One-letter values and stop words count only when quoted."""
@@ -544,21 +582,14 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     lowered = text.lower()
     quoted: set[str] | None = None  # the quoted spans, looked for only for a short value
     hits: list[tuple[int, int, str]] = []
-    for value in dict.fromkeys(values):
-        needle = value.lower().strip()
-        if not needle:
-            continue
-        if len(needle) < 2 or needle in words.STOP_WORDS:
+    for value, needle, variants in _written_forms(values):
+        if variants is None:
             if quoted is None:
                 quoted = {token.lower for token in tokens if token.kind in ("quoted", "code")}
-            variants: tuple[str, ...] = (f"'{needle}'", f'"{needle}"', f"`{needle}`") if needle in quoted else ()
-        elif "_" in needle or "-" in needle:
-            variants = (needle, _spaced(needle))
-        else:
-            variants = (needle,)
+            variants = (f"'{needle}'", f'"{needle}"', f"`{needle}`") if needle in quoted else ()
         for variant in variants:
-            for start, end in _whole_word_spans(lowered, variant):
-                hits.append((start, end, value))
+            if variant in lowered:  # most values are not written at all
+                hits += [(start, end, value) for start, end in _whole_word_spans(lowered, variant)]
     if len(hits) < 2:
         return []  # a list needs two values written (most texts name one at most)
     hits.sort()
@@ -567,8 +598,9 @@ def _mentioned_values(text: str, tokens: Sequence[Token], values: Sequence[str])
     previous_end = None
     for start, end, value in hits:
         gap = lowered[previous_end:start] if previous_end is not None else ""
-        if previous_end is None or len(_WORD_RUN.findall(gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES \
-                or not _SENTENCE_MARKS.isdisjoint(gap):
+        if previous_end is None or not _SENTENCE_MARKS.isdisjoint(gap) or (
+                len(gap) > 2 * MAX_WORDS_BETWEEN_LISTED_VALUES  # room for more words, each after a separator
+                and len(_WORD_RUN.findall(gap)) > MAX_WORDS_BETWEEN_LISTED_VALUES):
             cluster = []
         if value not in cluster:
             cluster.append(value)
@@ -797,9 +829,9 @@ def _sentence_value_lists(text: str, sentence: list[Token]) -> list[Statement]:
         return []  # most sentences open no list: no example leads to look for
     found: list[Statement] = []
     claimed: set[int] = set()
-    example_leads = [position for position, token in enumerate(sentence) if token.lower in words.EXAMPLE_LEADS]
     for index in openers:
-        if index in claimed or any(index - EXAMPLE_REACH <= lead <= index for lead in example_leads):
+        if index in claimed or any(token.lower in words.EXAMPLE_LEADS
+                                   for token in sentence[max(0, index - EXAMPLE_REACH):index + 1]):
             continue
         statement = _listed_values(text, sentence, index)
         if statement is not None:
@@ -1033,6 +1065,14 @@ def _input_properties(tool: ToolDefinition) -> tuple[SchemaProperty, ...]:
 
 
 input_properties = per_object(_input_properties)  # about ten rules ask for each tool's parameters, some often
+
+
+def _is_infinite(value: str) -> bool:
+    """``value`` reads as an infinite number, which a word without digits ("infinity") may equal."""
+    try:
+        return math.isinf(float(value))
+    except ValueError:
+        return False
 
 
 @lru_cache(maxsize=4096)

@@ -131,7 +131,7 @@ def description_repeats_schema(tool: ToolDefinition, project: Project) -> Iterat
         values = facts.listed_values(item.enum_values)
         if len(values) >= 2:
             repeats.append(f"enum values {', '.join(map(_quote, values))} of `{item.name}`")
-    if facts.defaults or facts.default_neighbours:  # most descriptions say nothing of defaults
+    if facts.defaults or facts.mentions_default:  # most descriptions say nothing of defaults
         for item in properties:
             declared = item.default_text
             if declared is not None and (any(same_value(value, declared) for statement in facts.defaults
@@ -156,7 +156,7 @@ def param_description_repeats_schema(tool: ToolDefinition, project: Project) -> 
         values = facts.listed_values(item.enum_values)
         if len(values) >= 2:
             repeats.append(f"its enum values {', '.join(map(_quote, values))}")
-        if item.default_text is not None and (facts.defaults or facts.default_neighbours):
+        if item.default_text is not None and (facts.defaults or facts.mentions_default):
             stated = [f"its default {_quote(statement.phrase)}" for statement in facts.defaults]
             if not stated and facts.near_default_word(item.default_text):
                 stated = [f"its default {_quote(item.default_text)}"]
@@ -249,10 +249,10 @@ def _undeclared_in_tool(description: Description, properties: Sequence[SchemaPro
                 moves.append(f"the default {_quote(statement.phrase)} belongs in the parameter's `default`")
     if not facts.value_lists and not facts.bounds:
         return moves  # the sentences' words are only needed to place a list or a range
-    for sentence_words, value_lists, bounds in zip(facts.sentence_words, facts.value_lists_by_sentence,
-                                                   facts.bounds_by_sentence):
+    for index, (value_lists, bounds) in enumerate(zip(facts.value_lists_by_sentence, facts.bounds_by_sentence)):
         if not value_lists and not bounds:
             continue
+        sentence_words = facts.sentence_words(index)
         mentioned = [item for item in properties if _mentioned(sentence_words, item)]
         for statement in value_lists:
             owners = [item for item in mentioned if not item.has("enum")]

@@ -266,7 +266,7 @@ def _schema_problems(entry: SchemaEntry) -> Problems:
     keywords = schema.props
     problems: Problems = []
     prop = keywords.get("type")
-    if prop is not None:
+    if prop is not None and not (type(prop.value) is str and prop.value in JSON_TYPE_NAMES):  # the usual type: fine
         _type_problems(prop, problems)
     prop = keywords.get("properties")
     if prop is not None:
@@ -292,8 +292,6 @@ def _schema_problems(entry: SchemaEntry) -> Problems:
 
 def _type_problems(prop: Prop, problems: Problems) -> None:
     value = prop.value
-    if isinstance(value, str) and value in JSON_TYPE_NAMES:
-        return  # the usual case
     words = [(item.value, item.node) for item in value.items] if isinstance(value, JSArray) \
         else [(value, prop.value_node)]
     for word, node in words:
@@ -369,9 +367,11 @@ def _enum_and_default_problems(schema: JSObject, problems: Problems) -> None:
                                                       "values."))
             return
     declared = schema.get("type")
+    actual = _json_type(default)
+    if actual is not None and declared == actual:
+        return  # the usual default: a value of the one declared type ("integer" is never a value's type)
     declared_types = (declared,) if isinstance(declared, str) else \
         tuple(value for value in declared.values if isinstance(value, str)) if isinstance(declared, JSArray) else ()
-    actual = _json_type(default)
     if not declared_types or actual is None or not JSON_TYPE_NAMES.issuperset(declared_types):
         return
     for word in declared_types:
