@@ -109,8 +109,10 @@ def _parse_command_line(word_in: int) -> NoReturn:
 
         main(obj=partial(_hand_over_options, word_in))  # the check command calls it with its options
     except SystemExit as stop:  # the help or a usage error: click's standalone mode ends in one
-        code = stop.code
-        status = 0 if code is None else code if isinstance(code, int) else EXIT_ERROR
+        if stop.code is None:
+            status = 0
+        elif isinstance(stop.code, int):
+            status = stop.code
         _hand_over(word_in, status)
     except KeyboardInterrupt:  # Ctrl-C reaches both processes: the parent reports it
         pass
