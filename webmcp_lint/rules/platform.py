@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Iterable, Iterator
 
 from tree_sitter import Node
@@ -70,49 +69,11 @@ WRAPPER_KINDS = frozenset({"parenthesized_expression", "non_null_expression", "a
 EXIT_KINDS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
 SEQUENCE_KINDS = frozenset({"program", "statement_block", "switch_case", "switch_default", "class_static_block"})
 MAX_TEST_DEPTH = 12
-KEPT_GUARDED_BLOCKS = 4
-
-
-class GuardingExits:
-    """Where a file's blocks first exit early when WebMCP is missing (``if (!mc) return;``), learned as its
-    references are checked: the end of that exit by block id (infinity for none), and the blocks that have one.
-
-    A reference that lies after a known exit of a block holding it is guarded (the statement of the block that
-    holds it starts after the exit): told from byte offsets, without working out its ancestors again, which
-    the next reference in the same function would otherwise do. Only the last few such blocks are kept (the
-    next references are mostly in the same function): a file of many guarded functions does not make each
-    reference scan them all, and a reference no kept block settles is checked in full."""
-
-    __slots__ = ("_ends", "_blocks")
-
-    def __init__(self) -> None:
-        self._ends: dict[int, float] = {}
-        # The blocks learned last: script, block start and end, exit end.
-        self._blocks: deque[tuple[Script, int, int, float]] = deque(maxlen=KEPT_GUARDED_BLOCKS)
-
-    def first_end(self, block: Node, script: Script) -> float:
-        """Where the block's first early exit on missing WebMCP ends (infinity if none)."""
-        end = self._ends.get(block.id)
-        if end is None:
-            end = self._ends[block.id] = next(
-                (statement.end_byte for statement in block.named_children
-                 if statement.type == "if_statement" and _early_exit_proves_presence(statement, script)),
-                float("inf"))
-            if end != float("inf"):
-                self._blocks.append((script, block.start_byte, block.end_byte, end))
-        return end
-
-    def follows_known_exit(self, node: Node, script: Script) -> bool:
-        """``node`` lies in a block of ``script`` (by its bytes: nodes of one tree nest or do not meet), after
-        that block's first guarding exit."""
-        start, end = node.start_byte, node.end_byte
-        return any(holder is script and block_start <= start and end <= block_end and exit_end <= start
-                   for holder, block_start, block_end, exit_end in self._blocks)
 
 
 @rule("WM103", "unguarded-model-context", "warning", on=FILES)
 def unguarded_model_context(analysis: FileAnalysis) -> Iterator[Finding]:
-    exits = GuardingExits()
+    exits: dict[int, float] = {}
     for ref in analysis.model_context_refs:
         if ref.via_navigator:  # WM101 reports it (and its fix leads here)
             continue
@@ -138,11 +99,8 @@ def accessed_member(node: Node, fields: Fields) -> Node | None:
     return None
 
 
-def is_feature_detected(node: Node, script: Script, exits: GuardingExits) -> bool:
-    """Whether every path to ``node`` passes a check that a model context exists (``exits``: what the file's
-    earlier checks learned)."""
-    if exits.follows_known_exit(node, script):
-        return True
+def is_feature_detected(node: Node, script: Script, exits: dict[int, float]) -> bool:
+    """Whether every path to ``node`` passes a check that a model context exists (``exits``: a cache)."""
     child = node
     for parent in ancestors_under(script.root, node):
         kind = parent.type
@@ -160,10 +118,19 @@ def is_feature_detected(node: Node, script: Script, exits: GuardingExits) -> boo
                 return True
             if operator == "||" and proves_presence(left, script, False):
                 return True
-        elif kind in SEQUENCE_KINDS and exits.first_end(parent, script) <= child.start_byte:
+        elif kind in SEQUENCE_KINDS and _first_guarding_exit_end(parent, script, exits) <= child.start_byte:
             return True
         child = parent
     return False
+
+
+def _first_guarding_exit_end(block: Node, script: Script, exits: dict[int, float]) -> float:
+    """Where the block's first early exit on missing WebMCP ends (infinity if none); cached per block."""
+    if block.id not in exits:
+        exits[block.id] = next((statement.end_byte for statement in block.named_children
+                                if statement.type == "if_statement" and _early_exit_proves_presence(statement, script)),
+                               float("inf"))
+    return exits[block.id]
 
 
 def _field_is(parent: Node, name: str, child: Node) -> bool:
