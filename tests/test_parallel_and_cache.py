@@ -529,3 +529,20 @@ def test_an_entry_rejected_for_a_malformed_position_leaves_no_position_behind(tm
         payload = marshal.dumps(slots)
         path.write_bytes(cache_module.FILE_HEADER + hashlib.sha256(payload).digest() + payload)
     assert check_json(root, *options, report=report) == cold
+
+
+@pytest.mark.parametrize("options", [["-j2", "--no-cache"], ["-j1", "--cache-dir", "cache"]])
+def test_two_named_files_that_share_an_absolute_path_lint_as_before(tmp_path, monkeypatch, options):
+    """``d/link/../a.js`` and ``d/a.js`` are one absolute path (not one file): the unit runner's merge must not
+    fail on them (it raised a KeyError for one release)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "other" / "deep").mkdir(parents=True)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "link").symlink_to(tmp_path / "other" / "deep")
+    tool = ('document.modelContext.registerTool({ name: "get_x", description: "Gets x.", '
+            'inputSchema: { type: "object", properties: {} }, async execute() { return 1; } });\n')
+    (tmp_path / "d" / "a.js").write_text(tool)
+    (tmp_path / "other" / "a.js").write_text(tool.replace("get_x", "get_y"))
+    result = CliRunner().invoke(main, ["check", "d/link/../a.js", "d/a.js", "--format", "json", *options])
+    assert result.exit_code == 1 and "internal error" not in result.output, result.output
+    assert '"files_checked": 2' in result.output

@@ -263,7 +263,8 @@ def _widen(pipe: int) -> None:
 
 
 def _taken_units(tokens: int, batches: list[list[int]]) -> Iterator[tuple[int, dict]]:
-    """The entries of the batches this process takes, until no token is left; with a cache, their keys too."""
+    """The entries of the batches this process takes, until no token is left; with a cache, the key of each is
+    worked out meanwhile (into ``_RUN.keys``)."""
     assert _RUN is not None
     keyed = _RUN.cache is not None
     while token := os.read(tokens, 4):
@@ -544,9 +545,11 @@ def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result
     one whole-project run would."""
     settings = run.settings
     analyses = {path: FileAnalysis(source) for path, source in run.sources.items()}
-    by_source = {id(analysis.source): analysis for analysis in analyses.values()}  # units are discovered files
+    by_source = {id(analysis.source): analysis for analysis in analyses.values()}
     for unit, outcome in zip(run.units, outcomes):
-        analysis = by_source[id(unit)]
+        # Two files named on the command line can share an absolute path (``d/link/../a.js`` and ``d/a.js``): the
+        # second one's analysis stands for both, as in a whole-project run.
+        analysis = by_source.get(id(unit)) or analyses[absolute(unit.path)]
         analysis.suppressions = outcome.directives
         analysis.parse_errors = [PARSE_ERROR_ELSEWHERE] if outcome.parse_error else []
         for source in outcome.files:
