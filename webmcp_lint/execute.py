@@ -702,13 +702,12 @@ class ExecuteModel:
             words = self._signal_words() + (b"AbortSignal",)
             for node, target, value in bindings:
                 start, end = node.start_byte, node.end_byte
-                for word in words:
-                    if data.find(word, start, end) != -1:
-                        self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
-                        now = len(signal_names) + len(options_names)
-                        if now != known:
-                            known, words = now, self._signal_words() + (b"AbortSignal",)
-                        break
+                if not any(data.find(word, start, end) != -1 for word in words):
+                    continue
+                self._alias(node.child_by_field_name(target), node.child_by_field_name(value))
+                now = len(signal_names) + len(options_names)
+                if now != known:  # a new name: the texts to look at spell it too
+                    known, words = now, self._signal_words() + (b"AbortSignal",)
             if known == before:
                 break
 

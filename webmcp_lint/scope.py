@@ -166,9 +166,10 @@ class ScopeIndex:
         self._bindings: dict[tuple[int, str], Binding] = {}
         # Per name, the scopes that bind it: (start byte, end byte, scope node, binding).
         self._scopes_by_name: dict[str, list[tuple[int, int, Node, Binding]]] = {}
-        # What several names of one declaration share (its kind and scope), by the declaration's id: the binding
-        # makers below work it out for the first name asked about and keep it here.
-        self.shared_facts: dict[int, tuple] = {}
+        # What several names of one declaration share, by the declaration's id: its kind and scope (a tuple), or
+        # the function or program holding it (a node). The binding makers below work it out for the first name
+        # asked about and keep it here.
+        self.shared_facts: dict[int, tuple | Node] = {}
         self._resolved: dict[int, Binding | None] = {}  # resolve's answers, by the identifier's id
         # Read while indexing, and wanted by the extractors too: (declarator, its name or pattern, its value) of each
         # declarator with a value, import names, and the module each import statement with a source names (None when
