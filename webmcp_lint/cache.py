@@ -94,11 +94,11 @@ class Cache:
         self._used: set[str] = set()  # the slots of this run's units: kept whether or not their file still exists
         self._changed: set[int] = set()
         self._prepared = False
-        self._absent = False  # no folder when the run started: every shard starts empty, none is read
+        # No folder when the run started (a first run): every shard starts empty, none is read.
+        self._absent = not self.directory.is_dir()
 
     def has_entries(self) -> bool:
-        """Whether these settings have a folder; a first run's has none, so its shards are never read."""
-        self._absent = not self.directory.is_dir()
+        """Whether these settings had a folder when the run started (a first run's has nothing to look up)."""
         return not self._absent
 
     def shard_path(self, number: int) -> Path:
