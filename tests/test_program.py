@@ -81,12 +81,13 @@ def test_help_and_click_usage_errors_come_from_the_parser(project, args):
 
 
 def test_the_process_that_checks_never_imports_click(project):
-    """Nor inspect, which click and pkgutil.iter_modules import: 8 ms more of a check's serial start."""
+    """Nor inspect, which click and pkgutil.iter_modules import (8 ms more of a check's serial start), nor
+    traceback (linecache, tokenize, textwrap: 2 ms), which only a crashing parser needs."""
     spy = ("import sys\n"
            "from webmcp_lint.commands import check_run\n"
            "checked = check_run.run_check\n"
            "def spied(**options):\n"
-           "    print(*sorted({'click', 'inspect'} & set(sys.modules)), file=sys.stderr)\n"
+           "    print(*sorted({'click', 'inspect', 'traceback'} & set(sys.modules)), file=sys.stderr)\n"
            "    return checked(**options)\n"
            "check_run.run_check = spied\n"
            "from webmcp_lint.program import run\n"
@@ -125,6 +126,20 @@ def test_a_parser_killed_before_it_spoke_is_an_error(capsys):
         os.kill(os.getpid(), signal.SIGKILL)
     assert _ended_without_a_word(parser) == 2
     assert capsys.readouterr().err == "webmcp-lint: error: the command-line parser ended by signal 9\n"
+
+
+def test_a_parser_that_crashes_shows_its_traceback_and_hands_over_2():
+    crash = ("import os, webmcp_lint.cli\n"
+             "def broken(**settings):\n"
+             "    raise RuntimeError('parser broke')\n"
+             "webmcp_lint.cli.main = broken\n"
+             "from webmcp_lint import program\n"
+             "word_out, word_in = os.pipe()\n"
+             "program._parse_command_line(word_in)\n")
+    completed = subprocess.run([sys.executable, "-c", crash], capture_output=True, text=True)
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("Traceback (most recent call last):\n")
+    assert completed.stderr.endswith("RuntimeError: parser broke\n")
 
 
 def test_a_caller_that_ignores_sigchld_gets_the_same_check(project):

@@ -20,7 +20,6 @@ import gc
 import marshal
 import os
 import sys
-import traceback
 from functools import partial
 from typing import NoReturn
 
@@ -118,6 +117,8 @@ def _parse_command_line(word_in: int) -> NoReturn:
     except KeyboardInterrupt:  # Ctrl-C reaches both processes: the parent reports it
         pass
     except Exception:  # noqa: BLE001 - shown as the interpreter would; the parent then ends with 2
+        import traceback  # only here: its import (linecache, tokenize, textwrap) is start-up time of every check
+
         traceback.print_exc()
     finally:
         try:
