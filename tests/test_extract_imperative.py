@@ -92,23 +92,10 @@ def test_definition_through_a_const_and_registration_facts():
             "function later() { document.modelContext.registerTool(tool); }\n")
     analysis = analyze(code)
     first, second = analysis.registrations
-    assert first.top_level and not second.top_level
     assert first.options.has("signal") and second.options_node is None
     assert [tool.registration for tool in analysis.tools] == [first, second]
     assert analysis.tools[0].node.start_point == (0, 13)
     assert analysis.tools[0].prop("name").value_node.text == b'"get_time"'
-
-
-def test_top_level_is_told_by_the_functions_around_a_registration():
-    code = ("function before() { document.modelContext.registerTool(a); }\n"
-            "document.modelContext.registerTool(b);\n"
-            "const arrow = () => document.modelContext.registerTool(c);\n"
-            "class Tools { method() { document.modelContext.registerTool(d); } }\n"
-            "const generator = function* () { document.modelContext.registerTool(e); };\n"
-            "document.modelContext.registerTool(f, { onClose() {} });\n")
-    analysis = analyze(code)
-    assert [(registration.definition_node.text, registration.top_level) for registration in analysis.registrations] \
-        == [(b"a", False), (b"b", True), (b"c", False), (b"d", False), (b"e", False), (b"f", True)]
 
 
 @pytest.mark.parametrize("call", [

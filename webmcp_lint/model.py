@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator, TypeVar
 from tree_sitter import Node, Tree
 
 from webmcp_lint.evaluate import UNDEFINED, Evaluator, JSObject, Prop, Unknown, Value
-from webmcp_lint.memo import built_once
 from webmcp_lint.record import Record
 from webmcp_lint.scope import ScopeIndex
 from webmcp_lint.source import SourceFile
@@ -123,7 +122,7 @@ def script_of(node: Node | None) -> Script | None:
 class Registration(Record):
     """A registerTool(def, options) call on a model context."""
 
-    _compared = ("script", "call", "definition_node", "options_node", "options", "top_level")
+    _compared = ("script", "call", "definition_node", "options_node", "options")
 
     def __init__(self, script: Script, call: Node, definition_node: Node | None, options_node: Node | None,
                  options: Value) -> None:
@@ -136,13 +135,6 @@ class Registration(Record):
     @property
     def source(self) -> SourceFile:
         return self.script.source
-
-    @built_once
-    def top_level(self) -> bool:
-        """No function holds the call: worked out when first asked, as no rule reads it today."""
-        from webmcp_lint.extract.imperative import is_top_level  # the extractor imports this module
-
-        return is_top_level(self.call, self.script)
 
 
 class ToolDefinition(Record):

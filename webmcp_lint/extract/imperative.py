@@ -9,7 +9,6 @@ A receiver is a model context when it is ``document.modelContext`` (through
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -17,7 +16,6 @@ from tree_sitter import Node
 
 from webmcp_lint.evaluate import TRANSPARENT_KINDS, JSObject, Unknown, string_value
 from webmcp_lint.extract import Extractor, identifiers_named
-from webmcp_lint.languages import START_BYTE
 from webmcp_lint.model import (
     FileAnalysis,
     ModelContextCall,
@@ -29,9 +27,9 @@ from webmcp_lint.model import (
     ToolDefinition,
     UnresolvedDefinition,
 )
-from webmcp_lint.scope import FUNCTION_KINDS, Fields, pattern_names, spelled
-from webmcp_lint.syntax import (WRAPPED_CALLEE_STARTS, call_arguments, enclosing_function, is_global_name,
-                                reads_property, spelled_nodes, text, unwrap)
+from webmcp_lint.scope import Fields, pattern_names, spelled
+from webmcp_lint.syntax import (WRAPPED_CALLEE_STARTS, call_arguments, is_global_name, reads_property, spelled_nodes,
+                                text, unwrap)
 
 
 def reads_model_context(node: Node) -> bool:
@@ -163,42 +161,6 @@ def _source_kind(definition: Node) -> SourceKind:
     returned = parent.type == "return_statement" or (
         parent.type == "arrow_function" and parent.child_by_field_name("body") == child)
     return SourceKind.FACTORY if returned else SourceKind.IMPERATIVE
-
-
-def is_top_level(node: Node, script: Script) -> bool:
-    """No function holds ``node``. The byte ranges of the script's functions tell most of it (climbing to
-    the nearest one asks tree-sitter for each parent, from the root); when none of them holds the node
-    (a function expression the walk does not collect, such as ``function* () {}``, might), the climb
-    decides, and it is short for a node near the top."""
-    start, end = node.start_byte, node.end_byte
-    if start < end:
-        starts, ends = script.once("outermost function spans", lambda: _outermost_spans(script))
-        position = bisect_right(starts, start) - 1
-        if position >= 0 and end <= ends[position]:
-            return False
-    return enclosing_function(node) is None
-
-
-def _outermost_spans(script: Script) -> tuple[list[int], list[int]]:
-    """The byte ranges of the functions no other function holds, in order (starts, ends).
-
-    Ranges nest or are apart, so a function starting inside the last outermost one is inside it:
-    its end (which costs more to read than its start) is never read.
-    """
-    starts: list[int] = []
-    ends: list[int] = []
-    functions = sorted((function for kind in FUNCTION_KINDS for function in script.of_kind(kind)), key=START_BYTE)
-    for function in functions:
-        start = function.start_byte
-        if ends and start < ends[-1] and start != starts[-1]:
-            continue
-        end = function.end_byte
-        if starts and start == starts[-1]:  # two functions from one byte: the outer one ends last
-            ends[-1] = max(ends[-1], end)
-        else:
-            starts.append(start)
-            ends.append(end)
-    return starts, ends
 
 
 def _extract(script: Script, analysis: FileAnalysis) -> None:
