@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from support import lint
 
 from webmcp_lint.descriptions import (
@@ -13,6 +15,7 @@ from webmcp_lint.descriptions import (
     developer_tooling,
     name_words,
     reads_like_query,
+    same_value,
     tokenize,
 )
 
@@ -127,6 +130,19 @@ def test_enum_values_match_whole_words_and_spaced_identifiers():
 ])
 def test_default_statements(text, value):
     assert [statement.values for statement in describe(text).defaults] == [[value]]
+
+
+# Words and values a default may be stated with: numbers in several spellings, words, infinities.
+STATED = st.sampled_from(["10", "1,000", "1e3", "0.5", "١٢", "1_000", "-3", "Infinity", "inf", "NaN", "newest",
+                          "Newest", "oldest", "true", "ten", "first"])
+
+
+@given(st.lists(STATED, min_size=1, max_size=4), STATED)
+def test_the_cheap_look_near_default_never_misses_a_value_same_value_accepts(stated, declared):
+    """near_default_word skips the words near "default" when no token may state the value (_may_be_written): that
+    shortcut must agree with same_value, whatever either learns to accept."""
+    facts = describe("Sort order, " + " ".join(stated) + " by default.")
+    assert facts.near_default_word(declared) == any(same_value(word, declared) for word in facts.default_neighbours)
 
 
 @pytest.mark.parametrize("text", [
