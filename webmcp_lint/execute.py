@@ -47,6 +47,9 @@ COLLECTED_KINDS = frozenset({
     "assignment_expression", "augmented_assignment_expression", "variable_declarator", "object",
     "ternary_expression",
 }) | LOOP_KINDS
+# Names of a value, which ``returned_value`` follows to their binding; with awaits, the kinds it looks through.
+NAMING_KINDS = frozenset({"identifier", "shorthand_property_identifier"})
+HOLDING_KINDS = NAMING_KINDS | {"await_expression"}
 # Kinds whose kept nodes are asked which function they are written in (``ExecuteModel._owner``); "loop" stands
 # for every kind of loop, as in the walk's lists.
 OWNED_KINDS = frozenset({"throw_statement", "return_statement", "catch_clause", "loop", "await_expression"})
@@ -1413,7 +1416,7 @@ class ExecuteModel:
             if kind == "await_expression" and node.named_children:
                 node = unwrap(node.named_children[0])
                 continue
-            if kind not in ("identifier", "shorthand_property_identifier"):
+            if kind not in NAMING_KINDS:
                 return node, False
             binding = self.script.scopes.resolve(node)
             if binding is None:

@@ -15,6 +15,7 @@ from webmcp_lint.diagnostics import Edit, Fix
 from webmcp_lint.evaluate import JSArray, JSObject
 from webmcp_lint.execute import (
     BRANCHING_KINDS,
+    HOLDING_KINDS,
     ExecuteModel,
     SignalApiCall,
     dotted_name,
@@ -40,11 +41,10 @@ CONSTRAINT_KEYWORDS = ("enum", "minimum", "maximum", "exclusiveMinimum", "exclus
 ORDINALS = {0: "first", 1: "second", 2: "third"}
 # How the callee of a call returning a Symbol, a BigInt or a DOM node ends (``Symbol.for``, ``el.closest``).
 UNSERIALIZABLE_CALL_ENDINGS = frozenset({"Symbol", "for", "BigInt"}) | apis.DOM_NODE_CALLS
-# Kinds of a returned expression that hold another value, which ``returned_value`` resolves.
-HOLDING_KINDS = frozenset({"identifier", "shorthand_property_identifier", "await_expression"})
 # Kinds of a returned expression that can be, or name, a value JSON cannot carry (see ``_reason``).
-MAY_NOT_SERIALIZE = frozenset({"identifier", "shorthand_property_identifier", "await_expression", "new_expression",
-                               "number", "call_expression", "function_expression", "class"}) | FUNCTION_KINDS
+# HOLDING_KINDS are the kinds ``returned_value`` looks through.
+MAY_NOT_SERIALIZE = HOLDING_KINDS | frozenset({"new_expression", "number", "call_expression", "function_expression",
+                                               "class"}) | FUNCTION_KINDS
 
 
 def _shown(node: Node | str) -> str:
