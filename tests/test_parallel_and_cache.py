@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
@@ -15,6 +14,7 @@ from click.testing import CliRunner
 from webmcp_lint import cache as cache_module
 from webmcp_lint import units
 from webmcp_lint.cli import main
+from webmcp_lint.digests import new_hash
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -296,7 +296,7 @@ def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monk
             slots[slot] = (key, malformed[number % len(malformed)])
             number += 1
         payload = marshal.dumps(slots)
-        path.write_bytes(cache_module.FILE_HEADER + hashlib.sha256(payload).digest() + payload)
+        path.write_bytes(cache_module.FILE_HEADER + new_hash(payload).digest() + payload)
     assert number == len(PROJECT)
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
@@ -527,7 +527,7 @@ def test_an_entry_rejected_for_a_malformed_position_leaves_no_position_behind(tm
                 entry["positions"] = [[slot, "dir.js", offsets, [42] * len(offsets), [9] * len(offsets)],
                                       ["/nonexistent.js", "x.js", [1, 2], [1], [1]]]
         payload = marshal.dumps(slots)
-        path.write_bytes(cache_module.FILE_HEADER + hashlib.sha256(payload).digest() + payload)
+        path.write_bytes(cache_module.FILE_HEADER + new_hash(payload).digest() + payload)
     assert check_json(root, *options, report=report) == cold
 
 

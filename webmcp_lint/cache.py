@@ -15,7 +15,7 @@ a ``CACHEDIR.TAG`` (backup tools skip it) and a ``.gitignore`` of ``*``. A
 file or entry that cannot be read or is not what this version writes is a
 miss, never an error; failing to write only costs the next run the work.
 
-A shard is a header, the SHA-256 of the payload and the payload in
+A shard is a header, the digest (digests.py) of the payload and the payload in
 ``marshal`` (the format of Python's own ``.pyc`` caches: a third of JSON's
 size, several times faster both ways); the digest turns a torn or corrupt
 file into a miss before ``marshal`` reads it.
@@ -23,28 +23,27 @@ file into a miss before ``marshal`` reads it.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 from functools import lru_cache
 from pathlib import Path
 
 from webmcp_lint import __version__
+from webmcp_lint.digests import DIGEST_SIZE, new_hash
 from webmcp_lint.discovery import OWN_CACHE_DIR
 
 DEFAULT_CACHE_DIR = OWN_CACHE_DIR  # relative to the current directory; discovery skips it by this name
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by webmcp-lint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
-FILE_HEADER = b"webmcp-lint cache 1\n"
-PAYLOAD_DIGEST_SIZE = 32  # SHA-256
+FILE_HEADER = b"webmcp-lint cache 2\n"
 SHARDS = 32  # files per settings digest: few enough for a whole run to write, small enough for a short run to read
 # The slot of an entry that belongs to no single file (the page rules' pass over every file).
 PROJECT_SLOT = ""
 
 
 def digest(*parts: str) -> str:
-    hasher = hashlib.sha256()
+    hasher = new_hash()
     for part in parts:
         hasher.update(part.encode("utf-8", errors="surrogatepass"))
         hasher.update(b"\0")
@@ -160,7 +159,7 @@ class Cache:
 
 def shard_number(slot: str) -> int:
     """The shard holding a slot's entry (the same in every process and run: not Python's salted hash)."""
-    return hashlib.sha256(slot.encode("utf-8", errors="surrogatepass")).digest()[0] % SHARDS
+    return new_hash(slot.encode("utf-8", errors="surrogatepass")).digest()[0] % SHARDS
 
 
 def _write_atomically(path: Path, payload: bytes) -> None:
@@ -168,7 +167,7 @@ def _write_atomically(path: Path, payload: bytes) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
     try:
         with open(temporary, "wb") as stream:
-            stream.write(FILE_HEADER + hashlib.sha256(payload).digest() + payload)
+            stream.write(FILE_HEADER + new_hash(payload).digest() + payload)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -181,8 +180,8 @@ def read_slots(path: Path) -> dict:
         content = path.read_bytes()
     except OSError:
         return {}
-    start = len(FILE_HEADER) + PAYLOAD_DIGEST_SIZE
-    if not content.startswith(FILE_HEADER) or content[len(FILE_HEADER):start] != hashlib.sha256(
+    start = len(FILE_HEADER) + DIGEST_SIZE
+    if not content.startswith(FILE_HEADER) or content[len(FILE_HEADER):start] != new_hash(
             memoryview(content)[start:]).digest():
         return {}
     try:

@@ -15,7 +15,6 @@ JSON) become notices; they never stop the run.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import OrderedDict
 from functools import lru_cache, partial
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Iterator, Mappin
 
 from tree_sitter import Node, Tree
 
+from webmcp_lint.digests import new_hash
 from webmcp_lint.evaluate import FUNCTION_NODE_KINDS, JSFunction, JSObject, Prop, Unknown, Value, member
 from webmcp_lint.jsonc import BinaryFileError, JsonDocument, JsonError, load_json_document
 from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
@@ -63,7 +63,7 @@ def _absolute(path: Path, cwd: str | None) -> Path:
 
 def text_digest(data: bytes) -> str:
     """The digest the cache compares: of a file's text as analysed (SourceFile.data)."""
-    return hashlib.sha256(data).hexdigest()
+    return new_hash(data).hexdigest()
 
 
 def is_relative_specifier(specifier: str) -> bool:
