@@ -256,11 +256,24 @@ def cache_files(cache: Path) -> list[Path]:
 
 
 def stored_slots(cache: Path) -> dict:
-    """Every entry the shards hold, by slot."""
+    """Every entry the shards hold, by slot, as (key, entry) once its digest is checked (an entry's marshal bytes
+    may differ from one run to the next: marshal shares an object only while something else holds it)."""
     slots = {}
     for path in cache_files(cache):
-        slots.update(cache_module.read_slots(path))
+        slots.update((slot, opened(held)) for slot, held in cache_module.read_slots(path).items())
     return slots
+
+
+def opened(held: tuple) -> tuple:
+    key, check, blob = held
+    assert new_hash(blob).digest() == check
+    return key, marshal.loads(blob)
+
+
+def write_shard(path: Path, slots: dict) -> None:
+    """A shard holding ``slots`` of (key, entry), each entry sealed as a run seals it."""
+    path.write_bytes(cache_module.FILE_HEADER + marshal.dumps(
+        {slot: (key, *cache_module.sealed(entry)) for slot, (key, entry) in slots.items()}))
 
 
 def test_a_corrupt_cache_file_is_linted_again(tmp_path, monkeypatch):
@@ -280,8 +293,27 @@ def test_a_corrupt_cache_file_is_linted_again(tmp_path, monkeypatch):
         assert stored_slots(cache) == slots  # written again, whole
 
 
+def test_an_entry_whose_bytes_no_longer_match_their_digest_is_linted_again(tmp_path, monkeypatch):
+    """A changed letter in a finding's message still unmarshals: only the entry's digest tells it."""
+    root = write_project(tmp_path / "app", PROJECT)
+    monkeypatch.chdir(root)
+    cache, report = tmp_path / "cache", tmp_path / "report.json"
+    cold = check_json(root, "--cache-dir", str(cache), report=report)
+    changed = 0
+    for path in cache_files(cache):
+        slots = cache_module.read_slots(path)
+        for slot, (key, check, blob) in slots.items():
+            if b"signal" in blob:
+                slots[slot] = (key, check, blob.replace(b"signal", b"signaL"))
+                changed += 1
+        path.write_bytes(cache_module.FILE_HEADER + marshal.dumps(slots))
+    assert changed
+    assert check_json(root, "--cache-dir", str(cache), report=report) == cold
+
+
 def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monkeypatch):
-    """A file that reads (its digest holds) but whose entries are not what this version writes: each a miss."""
+    """A file that reads (the entries' digests hold) but whose entries are not what this version writes: each a
+    miss."""
     root = write_project(tmp_path / "app", PROJECT)
     monkeypatch.chdir(root)
     cache, report = tmp_path / "cache", tmp_path / "report.json"
@@ -290,13 +322,11 @@ def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monk
                  {"looked_at": {}, "diagnostics": [], "notices": [], "positions": [["a.js", "a.js", [1, 2], [1], [1]]]}]
     number = 0
     for path in cache_files(cache):
-        slots = cache_module.read_slots(path)
-        for slot in sorted(slots):
-            key, entry = slots[slot]
+        slots = {}
+        for slot, (key, *_) in sorted(cache_module.read_slots(path).items()):
             slots[slot] = (key, malformed[number % len(malformed)])
             number += 1
-        payload = marshal.dumps(slots)
-        path.write_bytes(cache_module.FILE_HEADER + new_hash(payload).digest() + payload)
+        write_shard(path, slots)
     assert number == len(PROJECT)
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
@@ -329,7 +359,7 @@ def test_entries_of_deleted_files_go_when_a_run_next_reads_their_shard(tmp_path)
     first = cache_module.Cache(tmp_path / "cache", "settings")
     for path in (kept, deleted):
         assert first.load(str(path), "key") is None
-        first.store(str(path), "key", {"entry": path.name})
+        first.store(str(path), "key", cache_module.sealed({"entry": path.name}))
     first.save()
     shard = first.shard_path(cache_module.shard_number(str(kept)))
     assert set(cache_module.read_slots(shard)) == {str(kept), str(deleted)}
@@ -521,13 +551,12 @@ def test_an_entry_rejected_for_a_malformed_position_leaves_no_position_behind(tm
     assert '"WM003"' in cold
     offsets = list(range(len(source) + 1))
     for path in cache_files(cache):
-        slots = cache_module.read_slots(path)
+        slots = {slot: opened(held) for slot, held in cache_module.read_slots(path).items()}
         for slot, (key, entry) in slots.items():
             if slot.endswith("dir.js"):
                 entry["positions"] = [[slot, "dir.js", offsets, [42] * len(offsets), [9] * len(offsets)],
                                       ["/nonexistent.js", "x.js", [1, 2], [1], [1]]]
-        payload = marshal.dumps(slots)
-        path.write_bytes(cache_module.FILE_HEADER + new_hash(payload).digest() + payload)
+        write_shard(path, slots)
     assert check_json(root, *options, report=report) == cold
 
 

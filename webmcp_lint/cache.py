@@ -15,10 +15,13 @@ a ``CACHEDIR.TAG`` (backup tools skip it) and a ``.gitignore`` of ``*``. A
 file or entry that cannot be read or is not what this version writes is a
 miss, never an error; failing to write only costs the next run the work.
 
-A shard is a header, the digest (digests.py) of the payload and the payload in
-``marshal`` (the format of Python's own ``.pyc`` caches: a third of JSON's
-size, several times faster both ways); the digest turns a torn or corrupt
-file into a miss before ``marshal`` reads it.
+A shard is a header, then its slots in ``marshal`` (the format of Python's
+own ``.pyc`` caches: a third of JSON's size, several times faster both ways):
+each entry as its key, a digest (digests.py) and the entry's own marshal
+bytes. An entry is sealed so (``sealed``) where it is computed, while other
+processes still lint, which leaves a run's serial end only the writing; the
+digest turns a torn or corrupt entry into a miss before ``marshal`` reads it,
+and a shard that does not load is a miss as a whole.
 """
 
 from __future__ import annotations
@@ -29,17 +32,26 @@ from functools import lru_cache
 from pathlib import Path
 
 from webmcp_lint import __version__
-from webmcp_lint.digests import DIGEST_SIZE, new_hash
+from webmcp_lint.digests import new_hash
 from webmcp_lint.discovery import OWN_CACHE_DIR
 
 DEFAULT_CACHE_DIR = OWN_CACHE_DIR  # relative to the current directory; discovery skips it by this name
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by webmcp-lint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
-FILE_HEADER = b"webmcp-lint cache 2\n"
+FILE_HEADER = b"webmcp-lint cache 3\n"
 SHARDS = 32  # files per settings digest: few enough for a whole run to write, small enough for a short run to read
 # The slot of an entry that belongs to no single file (the page rules' pass over every file).
 PROJECT_SLOT = ""
+
+
+# An entry as a shard holds it: the digest of its marshal bytes, and those bytes.
+Sealed = tuple[bytes, bytes]
+
+
+def sealed(entry: dict) -> Sealed:
+    blob = marshal.dumps(entry)
+    return new_hash(blob).digest(), blob
 
 
 def digest(*parts: str) -> str:
@@ -113,16 +125,23 @@ class Cache:
     def load(self, slot: str, key: str) -> dict | None:
         self._used.add(slot)
         held = self._shard_of(slot)[1].get(slot)
-        if type(held) is tuple and len(held) == 2 and held[0] == key and type(held[1]) is dict:
-            return held[1]
-        return None
+        if type(held) is not tuple or len(held) != 3 or held[0] != key:
+            return None
+        _, check, blob = held
+        if type(blob) is not bytes or new_hash(blob).digest() != check:
+            return None
+        try:
+            entry = marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):
+            return None
+        return entry if type(entry) is dict else None
 
-    def store(self, slot: str, key: str, entry: dict) -> None:
+    def store(self, slot: str, key: str, entry: Sealed) -> None:
         """Kept for ``save``; the first store makes the folder ``save`` will write to (a run stores its entries as
         they come, mostly while other processes still lint, and saves only at its serial end)."""
         self._used.add(slot)
         number, slots = self._shard_of(slot)
-        slots[slot] = (key, entry)
+        slots[slot] = (key, *entry)
         self._changed.add(number)
         try:
             self._prepare()
@@ -167,7 +186,7 @@ def _write_atomically(path: Path, payload: bytes) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
     try:
         with open(temporary, "wb") as stream:
-            stream.write(FILE_HEADER + new_hash(payload).digest() + payload)
+            stream.write(FILE_HEADER + payload)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -175,17 +194,16 @@ def _write_atomically(path: Path, payload: bytes) -> None:
 
 
 def read_slots(path: Path) -> dict:
-    """The slots a cache file holds; none if it is missing, torn, corrupt or of another format."""
+    """The slots a cache file holds; none if it is missing, torn or of another format (a corrupt entry in it is
+    told by its digest when it is loaded)."""
     try:
         content = path.read_bytes()
     except OSError:
         return {}
-    start = len(FILE_HEADER) + DIGEST_SIZE
-    if not content.startswith(FILE_HEADER) or content[len(FILE_HEADER):start] != new_hash(
-            memoryview(content)[start:]).digest():
+    if not content.startswith(FILE_HEADER):
         return {}
     try:
-        slots = marshal.loads(memoryview(content)[start:])
+        slots = marshal.loads(memoryview(content)[len(FILE_HEADER):])
     except (EOFError, ValueError, TypeError):
         return {}
     return slots if type(slots) is dict else {}

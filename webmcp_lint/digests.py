@@ -12,8 +12,6 @@ try:
 except ImportError:  # an interpreter without CPython's module
     from hashlib import blake2b
 
-DIGEST_SIZE = 32
-
 
 def new_hash(data: bytes = b""):
-    return blake2b(data, digest_size=DIGEST_SIZE)
+    return blake2b(data, digest_size=32)

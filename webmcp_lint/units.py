@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Generator, Iterator, NoReturn
 
 from webmcp_lint import __version__
-from webmcp_lint.cache import PROJECT_SLOT, Cache, digest
+from webmcp_lint.cache import PROJECT_SLOT, Cache, Sealed, digest, sealed
 from webmcp_lint.children import reap
 from webmcp_lint.diagnostics import Diagnostic, Edit, Fix, Severity
 from webmcp_lint.engine import (LintResult, Notice, Settings, adopt_imported_scripts, RuleRunner, analyze_source,
@@ -115,11 +115,12 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
             # collections never look at it, and a forked worker's first collection does not copy its pages.
             gc.freeze()
         try:
-            for position, entry in _computed(missing, jobs):
+            for position, entry, entry_sealed in _computed(missing, jobs):
                 outcomes[position] = _Outcome.of(entry, files, units[position])
                 if cache:
-                    check.complete(entry)
-                    cache.store(run.slot(position), run.key(position), entry)
+                    completed = check.complete(entry)
+                    cache.store(run.slot(position), run.key(position),
+                                sealed(entry) if completed or entry_sealed is None else entry_sealed)
             project = None
             if any(rule.on == PAGES for rule in settings.rules) and _pages_span_files(run, outcomes):
                 project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
@@ -129,7 +130,7 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
                     project = _Outcome.of(entry, files, None)
                     if cache:
                         check.complete(entry)
-                        cache.store(PROJECT_SLOT, project_key, entry)
+                        cache.store(PROJECT_SLOT, project_key, sealed(entry))
         finally:
             _RUN = None
             if collecting_per_unit:
@@ -150,17 +151,24 @@ def settings_digest(settings: Settings) -> str:
                   *(f"{rule.code}={settings.severity(rule).value}" for rule in settings.rules), *ignores)
 
 
-def _computed(positions: list[int], jobs: int) -> Iterator[tuple[int, dict]]:
-    """The entries of the units at ``positions`` of the current run, as (position, entry) in any order."""
+def _computed(positions: list[int], jobs: int) -> Iterator[tuple[int, dict, Sealed | None]]:
+    """The entries of the units at ``positions`` of the current run, as (position, entry, the entry sealed for the
+    cache or None without one) in any order."""
     if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL and hasattr(os, "fork"):
         # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
         reported = yield from _computed_in_forks(positions, jobs)
         positions = [position for position in positions if position not in reported]  # a worker died
     for position in positions:
-        yield position, _lint_unit_at(position)
+        yield _own_entry(position, _lint_unit_at(position))
 
 
-def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, dict], None, set[int]]:
+def _own_entry(position: int, entry: dict) -> tuple[int, dict, Sealed | None]:
+    """An entry this process computed, sealed at once when there is a cache: while other processes still lint."""
+    assert _RUN is not None
+    return position, entry, sealed(entry) if _RUN.cache is not None else None
+
+
+def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, dict, Sealed | None], None, set[int]]:
     """This process and ``jobs - 1`` forked ones take units, largest first, until none are left; returns the
     positions reported.
 
@@ -199,15 +207,15 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
         # each entry a worker has sent by the end of a unit of this process.
         for own_position, own_entry in _taken_units(tokens, batches):
             reported.add(own_position)
-            yield own_position, own_entry
+            yield _own_entry(own_position, own_entry)
             for worker in workers:
-                for position, entry in worker.arrived():
-                    reported.add(position)
-                    yield position, entry
+                for arrived in worker.arrived():
+                    reported.add(arrived[0])
+                    yield arrived
         for worker in workers:
-            for position, entry in worker.arrived(until_the_end=True):
-                reported.add(position)
-                yield position, entry
+            for arrived in worker.arrived(until_the_end=True):
+                reported.add(arrived[0])
+                yield arrived
         finished = True
         return reported
     finally:
@@ -231,15 +239,16 @@ def _reap_exiting_workers() -> None:
 
 
 def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoReturn:
-    """A forked worker: take units until none are left, sending each entry (with its key: not worked out again
-    in the merge) as it is computed; exit without unwinding the parent's stack (no cleanup, no atexit: the
-    parent owns them)."""
+    """A forked worker: take units until none are left, sending each entry as it is computed, as marshal bytes
+    (with their digest and the unit's key when there is a cache: the main process stores them as they are);
+    exit without unwinding the parent's stack (no cleanup, no atexit: the parent owns them)."""
     assert _RUN is not None
     status = 1
     try:
         keyed = _RUN.cache is not None
         for position, entry in _taken_units(tokens, batches):
-            frame = marshal.dumps((position, entry, _RUN.keys[position] if keyed else None))
+            check, blob = sealed(entry) if keyed else (None, marshal.dumps(entry))
+            frame = marshal.dumps((position, blob, check, _RUN.keys[position] if keyed else None))
             blob = memoryview(len(frame).to_bytes(4, "little") + frame)
             while blob:
                 blob = blob[os.write(results_in, blob):]
@@ -276,8 +285,9 @@ def _taken_units(tokens: int, batches: list[list[int]]) -> Iterator[tuple[int, d
 
 
 class _Results:
-    """A worker's entries as it sends them: frames of a 4-byte size and the marshal data of (position, entry, key),
-    read without waiting while this process lints, so that its work on them happens meanwhile."""
+    """A worker's entries as it sends them: frames of a 4-byte size and the marshal data of (position, the entry's
+    marshal bytes, their digest, key), read without waiting while this process lints, so that its work on them
+    happens meanwhile."""
 
     def __init__(self, pid: int, pipe: int) -> None:
         self.pid = pid
@@ -286,7 +296,7 @@ class _Results:
         self._pending = bytearray()  # what arrived of frames not yet complete
         self._broken = False
 
-    def arrived(self, until_the_end: bool = False) -> list[tuple[int, dict]]:
+    def arrived(self, until_the_end: bool = False) -> list[tuple[int, dict, Sealed | None]]:
         """The entries whose frames have arrived; ``until_the_end``: all of them (the worker closes its end when
         done, or dies: a frame it did not finish is dropped, and its units are computed here)."""
         if until_the_end:
@@ -301,7 +311,7 @@ class _Results:
             self._pending += chunk
         return self._complete_entries()
 
-    def _complete_entries(self) -> list[tuple[int, dict]]:
+    def _complete_entries(self) -> list[tuple[int, dict, Sealed | None]]:
         assert _RUN is not None
         entries = []
         pending = self._pending
@@ -311,13 +321,14 @@ class _Results:
             if end > len(pending):
                 break
             try:
-                position, entry, key = marshal.loads(pending[start + 4:end])
+                position, blob, check, key = marshal.loads(pending[start + 4:end])
+                entry = marshal.loads(blob)
             except (EOFError, ValueError, TypeError):
                 self._broken = True
                 break
             if key is not None:
                 _RUN.keys[position] = key
-            entries.append((position, entry))
+            entries.append((position, entry, None if check is None else (check, blob)))
             start = end
         del pending[:start]
         return entries
@@ -477,11 +488,14 @@ class _Validator:
                                    for path, source in self.sources.items()))
         return self._every
 
-    def complete(self, entry: dict) -> None:
-        """Put the digest of every file where the analysis read them all (a worker could not compute it cheaply)."""
+    def complete(self, entry: dict) -> bool:
+        """Put the digest of every file where the analysis read them all (a worker could not compute it cheaply);
+        whether the entry changed (then it is sealed again)."""
         looked_at = entry["looked_at"]
         if str(EVERY_SOURCE) in looked_at:
             looked_at[str(EVERY_SOURCE)] = self.every_source()
+            return True
+        return False
 
     def cached(self, entry: dict | None, files: _Files, unit: SourceFile | None) -> _Outcome | None:
         """A cache entry's outcome if every file it looked at is as it was; None if not, or if it is malformed."""
