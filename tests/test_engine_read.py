@@ -25,6 +25,25 @@ def test_a_file_is_read_whole_however_large(tmp_path):
     assert source.text == text
 
 
+@pytest.mark.parametrize("grown_by", [1, 100_000])
+def test_a_file_that_grew_after_its_size_was_read_is_read_to_its_end(tmp_path, monkeypatch, grown_by):
+    """One read takes a byte more than the size fstat gave; when it fills, the file grew and is read on."""
+    import os
+
+    text = "x" * 1000 + "y" * grown_by
+    path = tmp_path / "growing.js"
+    path.write_text(text)
+    real_fstat = os.fstat
+
+    def earlier_fstat(descriptor):
+        status = real_fstat(descriptor)
+        return os.stat_result((*status[:6], status.st_size - grown_by, *status[7:]))
+
+    monkeypatch.setattr(os, "fstat", earlier_fstat)
+    source, skips = _read(path)
+    assert skips == [] and source.text == text
+
+
 def test_an_empty_file_is_read(tmp_path):
     path = tmp_path / "empty.js"
     path.write_bytes(b"")
