@@ -311,6 +311,25 @@ def test_an_entry_whose_bytes_no_longer_match_their_digest_is_linted_again(tmp_p
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
 
 
+def test_any_byte_of_a_shard_changed_is_a_miss_or_the_same_entry_never_an_error(tmp_path):
+    """Its index is read only once its digest holds, each entry once its own does: no changed byte makes marshal
+    read a structure this version did not write (a changed size could ask it for gigabytes)."""
+    cache = cache_module.Cache(tmp_path / "cache", "settings")
+    entries = {str(tmp_path / f"m{number}.js"): {"looked_at": {}, "diagnostics": [number]} for number in range(3)}
+    for slot, entry in entries.items():
+        cache.store(slot, "key", cache_module.sealed(entry))
+    cache.save()
+    for path in cache_files(tmp_path / "cache"):
+        sound = path.read_bytes()
+        for position in range(len(sound)):
+            for changed_to in {sound[position] ^ 1, sound[position] ^ 0x80, 0x28, 0xff}:
+                path.write_bytes(sound[:position] + bytes([changed_to]) + sound[position + 1:])
+                reader = cache_module.Cache(tmp_path / "cache", "settings")
+                for slot, entry in entries.items():
+                    assert reader.load(slot, "key") in (None, entry)
+        path.write_bytes(sound)
+
+
 def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monkeypatch):
     """A file that reads (the entries' digests hold) but whose entries are not what this version writes: each a
     miss."""

@@ -15,13 +15,14 @@ a ``CACHEDIR.TAG`` (backup tools skip it) and a ``.gitignore`` of ``*``. A
 file or entry that cannot be read or is not what this version writes is a
 miss, never an error; failing to write only costs the next run the work.
 
-A shard is a header, then its slots in ``marshal`` (the format of Python's
-own ``.pyc`` caches: a third of JSON's size, several times faster both ways):
-each entry as its key, a digest (digests.py) and the entry's own marshal
-bytes. An entry is sealed so (``sealed``) where it is computed, while other
-processes still lint, which leaves a run's serial end only the writing; the
-digest turns a torn or corrupt entry into a miss before ``marshal`` reads it,
-and a shard that does not load is a miss as a whole.
+An entry is kept in ``marshal`` (the format of Python's own ``.pyc`` caches:
+a third of JSON's size, several times faster both ways) with a digest of
+those bytes (digests.py), both made where the entry is computed, while other
+processes still lint (``sealed``): a run's serial end only writes. A shard is
+a header, the digest and size of its index, the index (in marshal: each
+slot's key, entry digest and place) and the entries' bytes. A digest is
+checked before ``marshal`` reads what it covers, so a torn or corrupt shard
+or entry is a miss, never a crash nor a huge allocation.
 """
 
 from __future__ import annotations
@@ -32,14 +33,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from webmcp_lint import __version__
-from webmcp_lint.digests import new_hash
+from webmcp_lint.digests import DIGEST_SIZE, new_hash
 from webmcp_lint.discovery import OWN_CACHE_DIR
 
 DEFAULT_CACHE_DIR = OWN_CACHE_DIR  # relative to the current directory; discovery skips it by this name
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by webmcp-lint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
-FILE_HEADER = b"webmcp-lint cache 3\n"
+FILE_HEADER = b"webmcp-lint cache 4\n"
 SHARDS = 32  # files per settings digest: few enough for a whole run to write, small enough for a short run to read
 # The slot of an entry that belongs to no single file (the page rules' pass over every file).
 PROJECT_SLOT = ""
@@ -47,9 +48,11 @@ PROJECT_SLOT = ""
 
 # An entry as a shard holds it: the digest of its marshal bytes, and those bytes.
 Sealed = tuple[bytes, bytes]
+INDEX_SIZE_BYTES = 4  # the index's size, little-endian, after its digest
 
 
 def sealed(entry: dict) -> Sealed:
+    """``entry`` as ``Cache.store`` takes it (marshal raises ValueError on a value it cannot write)."""
     blob = marshal.dumps(entry)
     return new_hash(blob).digest(), blob
 
@@ -101,7 +104,7 @@ class Cache:
     def __init__(self, root: Path, settings_key: str) -> None:
         self.root = root
         self.directory = root / build_fingerprint() / settings_key[:32]
-        self._shards: dict[int, dict] = {}  # shard number -> its slots (a unit's absolute path -> (key, entry))
+        self._shards: dict[int, dict] = {}  # shard number -> its slots (a unit's path -> (key, *Sealed))
         self._used: set[str] = set()  # the slots of this run's units: kept whether or not their file still exists
         self._changed: set[int] = set()
         self._prepared = False
@@ -123,6 +126,7 @@ class Cache:
         return number, slots
 
     def load(self, slot: str, key: str) -> dict | None:
+        """The entry kept for ``slot`` under ``key``; None when there is none, or it is not a sound entry."""
         self._used.add(slot)
         held = self._shard_of(slot)[1].get(slot)
         if type(held) is not tuple or len(held) != 3 or held[0] != key:
@@ -157,10 +161,10 @@ class Cache:
                         if slot in self._used or slot == PROJECT_SLOT or os.path.isfile(slot)}
                 if number in self._changed or len(kept) < len(slots):
                     self._prepare()  # done by the first store, unless only entries of deleted files go
-                    _write_atomically(self.shard_path(number), marshal.dumps(kept))
+                    _write_atomically(self.shard_path(number), _shard_bytes(kept))
                     self._shards[number] = kept
-        except (OSError, ValueError):  # a read-only or full disk (or a value marshal refuses): the run's result
-            pass  # stands, the next run recomputes
+        except OSError:  # a read-only or full disk: the run's result stands, the next run recomputes
+            pass
         self._changed.clear()
 
     def _prepare(self) -> None:
@@ -186,24 +190,43 @@ def _write_atomically(path: Path, payload: bytes) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
     try:
         with open(temporary, "wb") as stream:
-            stream.write(FILE_HEADER + payload)
+            stream.write(payload)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
 
 
+def _shard_bytes(slots: dict) -> bytes:
+    """A shard's file: the header, the index's digest and size, the index, then the entries' bytes it places."""
+    index = {}
+    blobs = []
+    end = 0
+    for slot, (key, check, blob) in slots.items():
+        index[slot] = (key, check, end, end + len(blob))
+        blobs.append(blob)
+        end += len(blob)
+    packed = marshal.dumps(index)
+    return b"".join((FILE_HEADER, new_hash(packed).digest(), len(packed).to_bytes(INDEX_SIZE_BYTES, "little"),
+                     packed, *blobs))
+
+
 def read_slots(path: Path) -> dict:
-    """The slots a cache file holds; none if it is missing, torn or of another format (a corrupt entry in it is
-    told by its digest when it is loaded)."""
+    """The slots a cache file holds (a unit's path -> (key, *Sealed)); none if it is missing, torn, corrupt or of
+    another format. An entry's own digest is checked when it is loaded."""
     try:
         content = path.read_bytes()
     except OSError:
         return {}
-    if not content.startswith(FILE_HEADER):
+    index_start = len(FILE_HEADER) + DIGEST_SIZE + INDEX_SIZE_BYTES
+    index_end = index_start + int.from_bytes(content[index_start - INDEX_SIZE_BYTES:index_start], "little")
+    packed = content[index_start:index_end]
+    if not content.startswith(FILE_HEADER) or len(content) < index_end \
+            or new_hash(packed).digest() != content[len(FILE_HEADER):len(FILE_HEADER) + DIGEST_SIZE]:
         return {}
     try:
-        slots = marshal.loads(memoryview(content)[len(FILE_HEADER):])
-    except (EOFError, ValueError, TypeError):
+        index = marshal.loads(packed)
+        blobs = memoryview(content)[index_end:]
+        return {slot: (key, check, bytes(blobs[start:end])) for slot, (key, check, start, end) in index.items()}
+    except (EOFError, ValueError, TypeError, AttributeError):  # an index of another shape than this version writes
         return {}
-    return slots if type(slots) is dict else {}

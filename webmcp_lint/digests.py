@@ -12,6 +12,9 @@ try:
 except ImportError:  # an interpreter without CPython's module
     from hashlib import blake2b
 
+DIGEST_SIZE = 32
 
-def new_hash(data: bytes = b""):
-    return blake2b(data, digest_size=32)
+
+def new_hash(data: bytes = b"") -> blake2b:
+    """A hash object over ``data`` (``update`` adds more; ``digest()`` is DIGEST_SIZE bytes)."""
+    return blake2b(data, digest_size=DIGEST_SIZE)

@@ -117,10 +117,9 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
         try:
             for position, entry, entry_sealed in _computed(missing, jobs):
                 outcomes[position] = _Outcome.of(entry, files, units[position])
-                if cache:
-                    completed = check.complete(entry)
+                if cache:  # then every entry comes sealed; sealed again if completing it changed it
                     cache.store(run.slot(position), run.key(position),
-                                sealed(entry) if completed or entry_sealed is None else entry_sealed)
+                                sealed(entry) if check.complete(entry) else entry_sealed)
             project = None
             if any(rule.on == PAGES for rule in settings.rules) and _pages_span_files(run, outcomes):
                 project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
@@ -159,11 +158,12 @@ def _computed(positions: list[int], jobs: int) -> Iterator[tuple[int, dict, Seal
         reported = yield from _computed_in_forks(positions, jobs)
         positions = [position for position in positions if position not in reported]  # a worker died
     for position in positions:
-        yield _own_entry(position, _lint_unit_at(position))
+        yield _with_seal(position, _lint_unit_at(position))
 
 
-def _own_entry(position: int, entry: dict) -> tuple[int, dict, Sealed | None]:
-    """An entry this process computed, sealed at once when there is a cache: while other processes still lint."""
+def _with_seal(position: int, entry: dict) -> tuple[int, dict, Sealed | None]:
+    """An entry this process computed, with its seal when there is a cache: made at once, while other processes
+    still lint."""
     assert _RUN is not None
     return position, entry, sealed(entry) if _RUN.cache is not None else None
 
@@ -207,7 +207,7 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
         # each entry a worker has sent by the end of a unit of this process.
         for own_position, own_entry in _taken_units(tokens, batches):
             reported.add(own_position)
-            yield _own_entry(own_position, own_entry)
+            yield _with_seal(own_position, own_entry)
             for worker in workers:
                 for arrived in worker.arrived():
                     reported.add(arrived[0])
@@ -247,11 +247,11 @@ def _work_in_fork(tokens: int, batches: list[list[int]], results_in: int) -> NoR
     try:
         keyed = _RUN.cache is not None
         for position, entry in _taken_units(tokens, batches):
-            check, blob = sealed(entry) if keyed else (None, marshal.dumps(entry))
-            frame = marshal.dumps((position, blob, check, _RUN.keys[position] if keyed else None))
-            blob = memoryview(len(frame).to_bytes(4, "little") + frame)
-            while blob:
-                blob = blob[os.write(results_in, blob):]
+            entry_digest, entry_bytes = sealed(entry) if keyed else (None, marshal.dumps(entry))
+            frame = marshal.dumps((position, entry_bytes, entry_digest, _RUN.keys[position] if keyed else None))
+            unsent = memoryview(len(frame).to_bytes(4, "little") + frame)
+            while unsent:
+                unsent = unsent[os.write(results_in, unsent):]
         status = 0
     finally:
         try:  # closed before the exit, which frees the process's memory before it closes files: the parent's
@@ -321,14 +321,14 @@ class _Results:
             if end > len(pending):
                 break
             try:
-                position, blob, check, key = marshal.loads(pending[start + 4:end])
-                entry = marshal.loads(blob)
+                position, entry_bytes, entry_digest, key = marshal.loads(pending[start + 4:end])
+                entry = marshal.loads(entry_bytes)
             except (EOFError, ValueError, TypeError):
                 self._broken = True
                 break
             if key is not None:
                 _RUN.keys[position] = key
-            entries.append((position, entry, None if check is None else (check, blob)))
+            entries.append((position, entry, None if entry_digest is None else (entry_digest, entry_bytes)))
             start = end
         del pending[:start]
         return entries
