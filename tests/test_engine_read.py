@@ -44,6 +44,20 @@ def test_a_file_that_grew_after_its_size_was_read_is_read_to_its_end(tmp_path, m
     assert skips == [] and source.text == text
 
 
+def test_a_read_that_stops_short_is_followed_to_the_end(tmp_path, monkeypatch):
+    """Linux returns at most 2 GiB - 4 KiB from one read, and some network file systems less: a short read is not
+    the end."""
+    import os
+
+    text = "z" * 1000
+    path = tmp_path / "large.js"
+    path.write_text(text)
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda descriptor, size: real_read(descriptor, min(size, 100)))
+    source, skips = _read(path)
+    assert skips == [] and source.text == text
+
+
 def test_an_empty_file_is_read(tmp_path):
     path = tmp_path / "empty.js"
     path.write_bytes(b"")

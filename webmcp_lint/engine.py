@@ -318,11 +318,13 @@ def _file_bytes(path: Path, max_size: int) -> bytes | None:
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if status.st_size > max_size:
             return None
-        wanted = status.st_size + 1  # a byte more than it holds: a read that returns less has met the end
-        first = os.read(descriptor, wanted)
-        if len(first) < wanted:
+        # A byte more than it holds is asked: exactly its size back means it ended there. Anything else (it grew
+        # or shrank since the fstat, or a read stopped short: Linux's 2 GiB cap, some network file systems) reads
+        # on to the end, as read_bytes does.
+        first = os.read(descriptor, status.st_size + 1)
+        if len(first) == status.st_size:
             return first
-        chunks = [first]  # it grew since the fstat: on to the end, as read_bytes does
+        chunks = [first]
         while chunk := os.read(descriptor, READ_CHUNK):
             chunks.append(chunk)
         return b"".join(chunks)
