@@ -117,9 +117,12 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
         try:
             for position, entry, entry_sealed in _computed(missing, jobs):
                 outcomes[position] = _Outcome.of(entry, files, units[position])
-                if cache:  # then every entry comes sealed; sealed again if completing it changed it
-                    cache.store(run.slot(position), run.key(position),
-                                sealed(entry) if check.complete(entry) else entry_sealed)
+                if cache:
+                    # A worker's entry comes sealed (in parallel); this process's own, sealed here, are too: each is
+                    # passed on as soon as it is computed, while the workers still lint.
+                    if check.complete(entry) or entry_sealed is None:
+                        entry_sealed = sealed(entry)
+                    cache.store(run.slot(position), run.key(position), entry_sealed)
             project = None
             if any(rule.on == PAGES for rule in settings.rules) and _pages_span_files(run, outcomes):
                 project_key = digest(settings_key, "pages", check.every_source()) if cache else ""
@@ -152,20 +155,13 @@ def settings_digest(settings: Settings) -> str:
 
 def _computed(positions: list[int], jobs: int) -> Iterator[tuple[int, dict, Sealed | None]]:
     """The entries of the units at ``positions`` of the current run, as (position, entry, the entry sealed for the
-    cache or None without one) in any order."""
+    cache by the worker that computed it, or None) in any order."""
     if jobs > 1 and len(positions) > MIN_UNITS_FOR_POOL and hasattr(os, "fork"):
         # Workers inherit the run by fork; where there is no fork (Windows), units run in this process.
         reported = yield from _computed_in_forks(positions, jobs)
         positions = [position for position in positions if position not in reported]  # a worker died
     for position in positions:
-        yield _with_seal(position, _lint_unit_at(position))
-
-
-def _with_seal(position: int, entry: dict) -> tuple[int, dict, Sealed | None]:
-    """An entry this process computed, with its seal when there is a cache: made at once, while other processes
-    still lint."""
-    assert _RUN is not None
-    return position, entry, sealed(entry) if _RUN.cache is not None else None
+        yield position, _lint_unit_at(position), None
 
 
 def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, dict, Sealed | None], None, set[int]]:
@@ -207,7 +203,7 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
         # each entry a worker has sent by the end of a unit of this process.
         for own_position, own_entry in _taken_units(tokens, batches):
             reported.add(own_position)
-            yield _with_seal(own_position, own_entry)
+            yield own_position, own_entry, None
             for worker in workers:
                 for arrived in worker.arrived():
                     reported.add(arrived[0])
