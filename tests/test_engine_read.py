@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -28,8 +29,6 @@ def test_a_file_is_read_whole_however_large(tmp_path):
 @pytest.mark.parametrize("grown_by", [1, 100_000])
 def test_a_file_that_grew_after_its_size_was_read_is_read_to_its_end(tmp_path, monkeypatch, grown_by):
     """One read takes a byte more than the size fstat gave; when it fills, the file grew and is read on."""
-    import os
-
     text = "x" * 1000 + "y" * grown_by
     path = tmp_path / "growing.js"
     path.write_text(text)
@@ -47,8 +46,6 @@ def test_a_file_that_grew_after_its_size_was_read_is_read_to_its_end(tmp_path, m
 def test_a_read_that_stops_short_is_followed_to_the_end(tmp_path, monkeypatch):
     """Linux returns at most 2 GiB - 4 KiB from one read, and some network file systems less: a short read is not
     the end."""
-    import os
-
     text = "z" * 1000
     path = tmp_path / "large.js"
     path.write_text(text)

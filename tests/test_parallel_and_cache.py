@@ -265,14 +265,14 @@ def stored_slots(cache: Path) -> dict:
 
 
 def opened(held: tuple) -> tuple:
-    key, check, blob = held
-    assert new_hash(blob).digest() == check
-    return key, marshal.loads(blob)
+    key, entry_digest, entry_bytes = held
+    assert new_hash(entry_bytes).digest() == entry_digest
+    return key, marshal.loads(entry_bytes)
 
 
 def write_shard(path: Path, slots: dict) -> None:
-    """A shard holding ``slots`` of (key, entry), each entry sealed as a run seals it."""
-    path.write_bytes(cache_module.FILE_HEADER + marshal.dumps(
+    """A sound shard holding ``slots`` of (key, entry), each entry sealed as a run seals it."""
+    path.write_bytes(cache_module._shard_bytes(
         {slot: (key, *cache_module.sealed(entry)) for slot, (key, entry) in slots.items()}))
 
 
@@ -302,11 +302,12 @@ def test_an_entry_whose_bytes_no_longer_match_their_digest_is_linted_again(tmp_p
     changed = 0
     for path in cache_files(cache):
         slots = cache_module.read_slots(path)
-        for slot, (key, check, blob) in slots.items():
-            if b"signal" in blob:
-                slots[slot] = (key, check, blob.replace(b"signal", b"signaL"))
+        for slot, (key, entry_digest, entry_view) in slots.items():
+            entry_bytes = bytes(entry_view)
+            if b"signal" in entry_bytes:
+                slots[slot] = (key, entry_digest, entry_bytes.replace(b"signal", b"signaL"))
                 changed += 1
-        path.write_bytes(cache_module.FILE_HEADER + marshal.dumps(slots))
+        path.write_bytes(cache_module._shard_bytes(slots))  # a sound shard: its index's digest holds
     assert changed
     assert check_json(root, "--cache-dir", str(cache), report=report) == cold
 
@@ -328,6 +329,27 @@ def test_any_byte_of_a_shard_changed_is_a_miss_or_the_same_entry_never_an_error(
                 for slot, entry in entries.items():
                     assert reader.load(slot, "key") in (None, entry)
         path.write_bytes(sound)
+
+
+def test_an_index_with_a_sound_digest_but_foreign_slots_or_places_yields_misses(tmp_path):
+    """What this version never writes, even under a digest that holds: a slot that is no path (save would stat
+    it) and entries placed past the file's end or cut short."""
+    cache = cache_module.Cache(tmp_path / "cache", "settings")
+    cache.store("/first.js", "key", cache_module.sealed({}))
+    cache.save()  # makes the folder
+    number = cache_module.shard_number("/first.js")
+    past_end, cut = [slot for slot in (f"/m{n}.js" for n in range(1000)) if cache_module.shard_number(slot) == number][:2]
+    entry_digest, entry_bytes = cache_module.sealed({"looked_at": {}})
+    index = marshal.dumps({1.5: ("key", entry_digest, 0, len(entry_bytes)),
+                           past_end: ("key", entry_digest, 0, 10 ** 12), cut: ("key", entry_digest, 0, 2)})
+    index_size = len(index).to_bytes(cache_module.INDEX_SIZE_BYTES, "little")
+    cache.shard_path(number).write_bytes(
+        b"".join((cache_module.FILE_HEADER, new_hash(index).digest(), index_size, index, entry_bytes)))
+    assert set(cache_module.read_slots(cache.shard_path(number))) == {past_end, cut}
+    reader = cache_module.Cache(tmp_path / "cache", "settings")
+    assert reader.load(past_end, "key") == {"looked_at": {}}  # the place ends where the file does
+    assert reader.load(cut, "key") is None
+    reader.save()  # the float slot is gone: nothing stats it
 
 
 def test_malformed_entries_in_a_sound_cache_file_are_linted_again(tmp_path, monkeypatch):

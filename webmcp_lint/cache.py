@@ -22,7 +22,8 @@ processes still lint (``sealed``): a run's serial end only writes. A shard is
 a header, the digest and size of its index, the index (in marshal: each
 slot's key, entry digest and place) and the entries' bytes. A digest is
 checked before ``marshal`` reads what it covers, so a torn or corrupt shard
-or entry is a miss, never a crash nor a huge allocation.
+or entry is a miss, never a crash; entries are not copied out of a shard
+until one is loaded.
 """
 
 from __future__ import annotations
@@ -41,14 +42,14 @@ CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by webmcp-lint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
 FILE_HEADER = b"webmcp-lint cache 4\n"
+INDEX_SIZE_BYTES = 4  # a shard's index's size, little-endian, after the index's digest
 SHARDS = 32  # files per settings digest: few enough for a whole run to write, small enough for a short run to read
 # The slot of an entry that belongs to no single file (the page rules' pass over every file).
 PROJECT_SLOT = ""
 
 
-# An entry as a shard holds it: the digest of its marshal bytes, and those bytes.
+# An entry as Cache.store takes it: the digest of the entry's marshal bytes, and those bytes.
 Sealed = tuple[bytes, bytes]
-INDEX_SIZE_BYTES = 4  # the index's size, little-endian, after its digest
 
 
 def sealed(entry: dict) -> Sealed:
@@ -131,11 +132,11 @@ class Cache:
         held = self._shard_of(slot)[1].get(slot)
         if type(held) is not tuple or len(held) != 3 or held[0] != key:
             return None
-        _, check, blob = held
-        if type(blob) is not bytes or new_hash(blob).digest() != check:
+        _, entry_digest, entry_bytes = held
+        if new_hash(entry_bytes).digest() != entry_digest:
             return None
         try:
-            entry = marshal.loads(blob)
+            entry = marshal.loads(entry_bytes)
         except (EOFError, ValueError, TypeError):
             return None
         return entry if type(entry) is dict else None
@@ -202,18 +203,18 @@ def _shard_bytes(slots: dict) -> bytes:
     index = {}
     blobs = []
     end = 0
-    for slot, (key, check, blob) in slots.items():
-        index[slot] = (key, check, end, end + len(blob))
-        blobs.append(blob)
-        end += len(blob)
+    for slot, (key, entry_digest, entry_bytes) in slots.items():
+        index[slot] = (key, entry_digest, end, end + len(entry_bytes))
+        blobs.append(entry_bytes)
+        end += len(entry_bytes)
     packed = marshal.dumps(index)
     return b"".join((FILE_HEADER, new_hash(packed).digest(), len(packed).to_bytes(INDEX_SIZE_BYTES, "little"),
                      packed, *blobs))
 
 
 def read_slots(path: Path) -> dict:
-    """The slots a cache file holds (a unit's path -> (key, *Sealed)); none if it is missing, torn, corrupt or of
-    another format. An entry's own digest is checked when it is loaded."""
+    """The slots a cache file holds (a unit's path -> (key, entry digest, a view of the entry's bytes in the file));
+    none if it is missing, torn, corrupt or of another format. An entry's digest is checked when it is loaded."""
     try:
         content = path.read_bytes()
     except OSError:
@@ -227,6 +228,7 @@ def read_slots(path: Path) -> dict:
     try:
         index = marshal.loads(packed)
         blobs = memoryview(content)[index_end:]
-        return {slot: (key, check, bytes(blobs[start:end])) for slot, (key, check, start, end) in index.items()}
+        return {slot: (key, entry_digest, blobs[start:end]) for slot, (key, entry_digest, start, end) in index.items()
+                if type(slot) is str}
     except (EOFError, ValueError, TypeError, AttributeError):  # an index of another shape than this version writes
         return {}

@@ -318,9 +318,10 @@ def _file_bytes(path: Path, max_size: int) -> bytes | None:
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if status.st_size > max_size:
             return None
-        # A byte more than it holds is asked: exactly its size back means it ended there. Anything else (it grew
+        # A byte more than it holds is asked: exactly its size back is taken for the end. Anything else (it grew
         # or shrank since the fstat, or a read stopped short: Linux's 2 GiB cap, some network file systems) reads
-        # on to the end, as read_bytes does.
+        # on to the end, as read_bytes does. (A file growing while it is read may or may not have its new bytes
+        # read, as with any reader: here, when a short read happens to stop at its old size.)
         first = os.read(descriptor, status.st_size + 1)
         if len(first) == status.st_size:
             return first

@@ -118,9 +118,10 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
             for position, entry, entry_sealed in _computed(missing, jobs):
                 outcomes[position] = _Outcome.of(entry, files, units[position])
                 if cache:
-                    # A worker's entry comes sealed (in parallel); this process's own, sealed here, are too: each is
-                    # passed on as soon as it is computed, while the workers still lint.
-                    if check.complete(entry) or entry_sealed is None:
+                    # A worker's entry comes sealed; this process seals its own here, each as soon as it is computed
+                    # (while the workers still lint), and any entry completing changed.
+                    completed = check.complete(entry)
+                    if completed or entry_sealed is None:
                         entry_sealed = sealed(entry)
                     cache.store(run.slot(position), run.key(position), entry_sealed)
             project = None
