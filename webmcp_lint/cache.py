@@ -54,8 +54,8 @@ Sealed = tuple[bytes, bytes]
 
 def sealed(entry: dict) -> Sealed:
     """``entry`` as ``Cache.store`` takes it (marshal raises ValueError on a value it cannot write)."""
-    blob = marshal.dumps(entry)
-    return new_hash(blob).digest(), blob
+    entry_bytes = marshal.dumps(entry)
+    return new_hash(entry_bytes).digest(), entry_bytes
 
 
 def digest(*parts: str) -> str:
@@ -141,12 +141,12 @@ class Cache:
             return None
         return entry if type(entry) is dict else None
 
-    def store(self, slot: str, key: str, entry: Sealed) -> None:
+    def store(self, slot: str, key: str, sealed_entry: Sealed) -> None:
         """Kept for ``save``; the first store makes the folder ``save`` will write to (a run stores its entries as
         they come, mostly while other processes still lint, and saves only at its serial end)."""
         self._used.add(slot)
         number, slots = self._shard_of(slot)
-        slots[slot] = (key, *entry)
+        slots[slot] = (key, *sealed_entry)
         self._changed.add(number)
         try:
             self._prepare()

@@ -118,8 +118,8 @@ def lint_units(sources: list[SourceFile], settings: Settings, result: LintResult
             for position, entry, entry_sealed in _computed(missing, jobs):
                 outcomes[position] = _Outcome.of(entry, files, units[position])
                 if cache:
-                    # A worker's entry comes sealed; this process seals its own here, each as soon as it is computed
-                    # (while the workers still lint), and any entry completing changed.
+                    # A worker's entry comes sealed. This process seals its own here, each as soon as it is computed
+                    # (while the workers still lint), and seals again an entry that completing changed.
                     completed = check.complete(entry)
                     if completed or entry_sealed is None:
                         entry_sealed = sealed(entry)
