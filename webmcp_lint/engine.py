@@ -411,16 +411,19 @@ def read_paths(paths: list[str], settings: Settings) -> tuple[list[SourceFile], 
     return sources, result
 
 
-def lint_paths(paths: list[str], settings: Settings, jobs: int = 1, cache_dir: Path | None = None) -> LintResult:
+def lint_paths(paths: list[str], settings: Settings, jobs: int = 1, cache_dir: Path | None = None, *,
+               keep_models: bool = True) -> LintResult:
     """Lint files and directories as one project.
 
-    With ``jobs`` > 1 or a ``cache_dir``, each file is linted as its own unit
-    (webmcp_lint.units): in parallel, and reusing the cached findings of
-    unchanged files; the findings are the same, but ``result.project`` then
-    holds no parse trees (commands that need the tool model use ``jobs=1``).
+    With ``jobs`` > 1, a ``cache_dir`` or ``keep_models`` False, each file is
+    linted as its own unit (webmcp_lint.units): in parallel, reusing the
+    cached findings of unchanged files, and dropping each file's parse trees
+    and tool model once its rules ran (memory stays flat however many files
+    there are). The findings are the same, but ``result.project`` then holds
+    no parse trees: commands that need the tool model keep the default.
     """
     sources, result = read_paths(paths, settings)
-    if jobs > 1 or cache_dir is not None:
+    if jobs > 1 or cache_dir is not None or not keep_models:
         from webmcp_lint.units import lint_units  # the unit runner builds on this module
 
         return lint_units(sources, settings, result, jobs, cache_dir)

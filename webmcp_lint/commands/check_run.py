@@ -114,7 +114,8 @@ def run_check(paths, output_format, output_file, select, extend_select, ignore, 
             result = _stdin_result(stdin_filename, settings)
         else:
             result = lint_paths(paths, settings, jobs=jobs or os.cpu_count() or 1,
-                                cache_dir=None if no_cache else Path(cache_dir or DEFAULT_CACHE_DIR))
+                                cache_dir=None if no_cache else Path(cache_dir or DEFAULT_CACHE_DIR),
+                                keep_models=False)
     require_existing_paths(result)
     if write_baseline_file:
         from webmcp_lint.baseline import baseline_text
