@@ -43,6 +43,9 @@ def test_no_package_json_is_reported_in_tsconfig(tmp_path):
      "tsconfig.base.json": ENABLED},
     {"tsconfig.json": '{ "extends": "./tsconfig.base", "compilerOptions": { "strict": true } }',
      "tsconfig.base.json": ENABLED},
+    {"tsconfig.json": '{ "extends": "./config/app.json" }', "config/app.json": '{ "extends": "./base.json" }',
+     "config/base.json": ENABLED},  # the types of a config two extends away
+    {"tsconfig.json": '{ "extends": ["./a.json", "./b.json"] }', "a.json": NOT_ENABLED, "b.json": ENABLED},
     {"tsconfig.json": '{ "compilerOptions": { "typeRoots": ["./node_modules/@types", "./node_modules/webmcp-types"] } }'},
     {"tsconfig.json": '{ "files": [], "references": [{ "path": "./tsconfig.app.json" }] }', "tsconfig.app.json": ENABLED},
     {"tsconfig.json": NOT_ENABLED, "src/env.d.ts": '/// <reference types="webmcp-types" />\n'},
@@ -59,6 +62,12 @@ def test_types_in_an_extended_config_are_replaced_by_the_own_list(tmp_path):
         "tsconfig.json": '{ "extends": "./tsconfig.base.json", "compilerOptions": { "types": ["node"] } }',
     })
     assert wm105(result) == [("tsconfig.json", '"types"')]
+
+
+def test_a_later_extends_entry_replaces_the_types_of_an_earlier_one(tmp_path):
+    result = lint_project(tmp_path, {"package.json": INSTALLED, "src/main.ts": MAIN, "a.json": ENABLED,
+                                     "b.json": NOT_ENABLED, "tsconfig.json": '{ "extends": ["./a.json", "./b.json"] }'})
+    assert wm105(result) == [("tsconfig.json", "{")]  # no compilerOptions of its own: its first byte
 
 
 def test_package_declared_in_a_workspace_root(tmp_path):

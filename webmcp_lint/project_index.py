@@ -6,7 +6,9 @@ WebMCP trigger word, so the prefilter alone would never parse it), and each
 file is parsed at most once per run whether it is linted, imported or both.
 
 Relative ES module imports resolve like bundlers do (exact file, added
-extension, ``.js`` written for a ``.ts`` file, ``dir/index.*``); exports are
+extension, ``.js`` written for a ``.ts`` file, ``dir/index.*``), and so do
+the paths the governing tsconfig.json or jsconfig.json maps (``@/tools/x``,
+webmcp_lint.tsconfig); any other specifier is a package. Exports are
 named and default declarations, ``export { x as y }``, ``export ... from``
 (re-exports), and CommonJS ``module.exports`` / ``exports.x`` with ``require``.
 Problems (a missing module, an import cycle, a package.json that is not
@@ -30,6 +32,7 @@ from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 from webmcp_lint.record import Record
 from webmcp_lint.scope import Binding, pattern_names, specifier_names, specifier_text
 from webmcp_lint.source import SourceFile
+from webmcp_lint.tsconfig import CONFIG_NAMES, PathMapping, path_mapping
 
 if TYPE_CHECKING:
     from webmcp_lint.model import Script
@@ -130,6 +133,7 @@ class ProjectIndex:
         self._exports: dict[int, ModuleExports] = {}
         self._resolving: list[tuple[Path, str]] = []
         self._json: dict[Path, JsonDocument | None] = {}
+        self._path_mappings: dict[Path, PathMapping | None] = {}  # by config file
         # The answers of the searches whose checked paths this index already recorded in ``looked_at``.
         self._recorded_lookups: dict[Hashable, Path | None] = {}
         # The last file ``directory_of`` answered for (asked for one file many times in a row).
@@ -244,11 +248,27 @@ class ProjectIndex:
         return known[0]
 
     def resolve_specifier(self, importer: Path, specifier: str) -> Path | None:
-        """The file a relative import names, or None (not relative, or no such file); once per directory."""
-        if not is_relative_specifier(specifier):
-            return None
+        """The file an import names: a relative one, or one the governing tsconfig.json (or jsconfig.json) maps in
+        ``compilerOptions.paths``; None for a package or a missing module. Searched once per run."""
         directory = self.directory_of(importer)
-        return self.first_file(("module", directory, specifier), lambda: _module_candidates(directory, specifier))
+        if is_relative_specifier(specifier):
+            return self.first_file(("module", directory, specifier), lambda: _module_candidates(directory, specifier))
+        mapping = self._path_mapping(directory)
+        targets = mapping.targets(_without_query(specifier)) if mapping is not None else []
+        if not targets:
+            return None
+        return self.first_file(("mapped", *targets),
+                               lambda: (candidate for target in targets for candidate in _file_candidates(target)))
+
+    def _path_mapping(self, directory: str) -> PathMapping | None:
+        """The import paths mapped by the tsconfig.json or jsconfig.json nearest ``directory``, if any."""
+        config = self.first_file(("config", directory), lambda: (
+            folder / name for folder in _folders_up(directory) for name in CONFIG_NAMES))
+        if config is None:
+            return None
+        if config not in self._path_mappings:
+            self._path_mappings[config] = path_mapping(config, self)
+        return self._path_mappings[config]
 
     def directory_of(self, file: Path) -> str:
         """The absolute directory holding ``file``, as text (a key cheaper to hash than a Path)."""
@@ -275,11 +295,11 @@ class ProjectIndex:
     def _resolve_import(self, script: Script, binding: Binding, depth: int) -> Value:
         specifier = binding.import_source or ""
         unknown = Unknown("import", (binding.name,))
-        if not is_relative_specifier(specifier):
-            return unknown
         importer = absolute(script.source.path)
-        on_disk = self.on_disk(importer)
         target = self.resolve_specifier(importer, specifier)
+        if target is None and not is_relative_specifier(specifier):
+            return unknown  # a package (or a path no config maps)
+        on_disk = self.on_disk(importer)
         if target is not None and not on_disk and target not in self.sources:
             target = None  # an in-memory snippet only sees the other linted files, not the disk
         if target is None:
@@ -303,9 +323,9 @@ class ProjectIndex:
         """
         importer = absolute(script.source.path)
         for _ in range(MAX_ORIGIN_HOPS):
-            if not is_relative_specifier(specifier):
-                return specifier, name
             target = self.resolve_specifier(importer, specifier)
+            if target is None and not is_relative_specifier(specifier):
+                return specifier, name  # the package itself
             module = self.module_script(target) if target is not None else None
             if module is None or name in ("*", "default"):
                 return None
@@ -458,18 +478,33 @@ class _Sources(Mapping):
         return iter(self._table)
 
 
-def _directories_up(start: str, filename: str) -> Iterator[Path]:
-    """``filename`` in ``start`` (or its directory when it is not one) and in each directory above."""
+def _folders_up(start: str) -> tuple[Path, ...]:
+    """``start`` (or its directory when it is not one) and each directory above it."""
     directory = Path(start)
     if not directory.is_dir():
         directory = directory.parent
-    return (candidate / filename for candidate in (directory, *directory.parents))
+    return (directory, *directory.parents)
+
+
+def _directories_up(start: str, filename: str) -> Iterator[Path]:
+    """``filename`` in ``start`` (or its directory when it is not one) and in each directory above."""
+    return (folder / filename for folder in _folders_up(start))
+
+
+def _without_query(specifier: str) -> str:
+    """A specifier without the query or fragment bundlers allow after it (``./icon.svg?raw``)."""
+    return specifier.split("?", 1)[0].split("#", 1)[0]
 
 
 def _module_candidates(directory: str, specifier: str) -> Iterator[Path]:
     """The files a relative specifier may name, in the order bundlers try them."""
-    specifier = specifier.split("?", 1)[0].split("#", 1)[0]
-    base = Path(os.path.normpath(os.path.join(directory, specifier)))
+    return _file_candidates(os.path.normpath(os.path.join(directory, _without_query(specifier))))
+
+
+def _file_candidates(path: str) -> Iterator[Path]:
+    """The files an import of ``path`` may name: the file itself, the TypeScript file a ``.js`` name stands for,
+    the name with an extension added, a folder's index."""
+    base = Path(path)
     yield base
     for suffix in TYPESCRIPT_FOR.get(base.suffix.lower(), ()):
         yield base.with_suffix(suffix)

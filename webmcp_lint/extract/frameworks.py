@@ -17,7 +17,6 @@ from webmcp_lint.evaluate import JSArray, JSObject, Value
 from webmcp_lint.extract import IDENTIFIER_BYTES, Extractor, identifiers_named
 from webmcp_lint.frameworks import INTEGRATIONS, Integration
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
-from webmcp_lint.project_index import is_relative_specifier
 from webmcp_lint.scope import Binding, pattern_names
 from webmcp_lint.syntax import WRAPPED_CALLEE_STARTS, call_arguments, text, unwrap
 
@@ -80,7 +79,7 @@ def _binding_origin(binding: Binding, script: Script, steps: int) -> tuple[str, 
         return None
     if binding.kind == "import":
         module, name = binding.import_source or "", binding.imported_name or "default"
-        if is_relative_specifier(module) and script.index is not None:
+        if script.index is not None:  # a local module (relative, or a path a tsconfig maps) may pass one on
             return script.index.package_origin(script, module, name) or (module, name)
         return module, name
     init = unwrap(binding.init)
@@ -154,16 +153,16 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
 
 def _may_import_integration(script: Script) -> bool:
     """Some import of the script may bring in an integration: a ``require``, an import from an integration's
-    module, or from a local module that exists (it may pass one on). Most files import none of these, and
-    then no call needs a look: every origin is a name of another package or of a missing local module."""
+    module, or from a local module that exists (relative, or a path a tsconfig maps: it may pass one on). Most
+    files import none of these, and then no call needs a look: every origin is a name of another package or of
+    a missing local module."""
     if identifiers_named(script, {"require"}):
         return True
     index = script.index
     for specifier in script.import_specifiers():
         if specifier is None or specifier in INTEGRATION_MODULES:
             return True
-        if is_relative_specifier(specifier) and index is not None \
-                and index.resolve_specifier(script.source.path, specifier) is not None:
+        if index is not None and index.resolve_specifier(script.source.path, specifier) is not None:
             return True
     return False
 

@@ -3,7 +3,7 @@
 Project level: linted TypeScript files that use ``document.modelContext`` (or
 the ``WebMCP`` type namespace) are grouped by their nearest tsconfig.json.
 The package must be declared in a package.json at or above it, and enabled:
-listed in ``compilerOptions.types`` (of the tsconfig, the one it extends, or
+listed in ``compilerOptions.types`` (of the tsconfig, the ones it extends, or
 one it references), reachable through ``typeRoots``, or referenced from a
 source file (``/// <reference types="webmcp-types" />`` or an import).
 """
@@ -19,6 +19,7 @@ from webmcp_lint.languages import TSX, TYPESCRIPT
 from webmcp_lint.model import FileAnalysis, Finding, Project
 from webmcp_lint.project_index import ProjectIndex, absolute
 from webmcp_lint.rules import PROJECT, rule
+from webmcp_lint.tsconfig import compiler_options, config_path
 
 PACKAGE = "webmcp-types"
 DECLARING_FIELDS = ("dependencies", "devDependencies")
@@ -52,35 +53,6 @@ def _declares_package(document: JsonDocument) -> bool:
     return any(isinstance(value.get(field), dict) and PACKAGE in value[field] for field in DECLARING_FIELDS)
 
 
-def _config_path(base: Path, reference: str, index: ProjectIndex) -> Path | None:
-    """The file an ``extends`` or ``references`` entry names (relative path or package), if it exists."""
-    if reference.startswith((".", "/")):
-        target = absolute(base.parent / reference)
-        candidates = [target, Path(str(target) + ".json"), target / "tsconfig.json"]
-    else:
-        candidates = []
-        for directory in (base.parent, *base.parent.parents):
-            target = directory / "node_modules" / reference
-            candidates += [target, Path(str(target) + ".json"), target / "tsconfig.json"]
-    return next((candidate for candidate in candidates if index.is_file(candidate)), None)
-
-
-def _compiler_options(path: Path, index: ProjectIndex) -> dict[str, Any]:
-    """A tsconfig's compilerOptions over those of the config(s) it extends (one level)."""
-    document = index.json_document(path)
-    value = document.value if document is not None and isinstance(document.value, dict) else {}
-    extends = value.get("extends")
-    merged: dict[str, Any] = {}
-    for reference in ([extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []):
-        base_path = _config_path(path, reference, index) if isinstance(reference, str) else None
-        base = index.json_document(base_path) if base_path is not None else None
-        if base is not None and isinstance(base.value, dict) and isinstance(base.value.get("compilerOptions"), dict):
-            merged.update(base.value["compilerOptions"])
-    if isinstance(value.get("compilerOptions"), dict):
-        merged.update(value["compilerOptions"])
-    return merged
-
-
 def _enables_package(options: dict[str, Any]) -> bool:
     types = options.get("types")
     if isinstance(types, list) and PACKAGE in types:
@@ -94,14 +66,14 @@ def _enables_package(options: dict[str, Any]) -> bool:
 
 
 def _tsconfig_enables(path: Path, index: ProjectIndex) -> bool:
-    if _enables_package(_compiler_options(path, index)):
+    if _enables_package(compiler_options(path, index)):
         return True
     document = index.json_document(path)
     references = document.value.get("references") if document is not None and isinstance(document.value, dict) else None
     for reference in references if isinstance(references, list) else []:
         target = reference.get("path") if isinstance(reference, dict) else None
-        referenced = _config_path(path, target, index) if isinstance(target, str) else None
-        if referenced is not None and _enables_package(_compiler_options(referenced, index)):
+        referenced = config_path(path, target, index) if isinstance(target, str) else None
+        if referenced is not None and _enables_package(compiler_options(referenced, index)):
             return True
     return False
 
