@@ -163,6 +163,40 @@ def test_symlink_loop_gives_a_notice(tmp_path):
     assert "loop.js: skipped (symlink loop)" in stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_pipes_and_devices_are_skipped_not_read(tmp_path):
+    """A named pipe would wait for a writer forever and /dev/zero never ends: neither is read, both are named."""
+    (tmp_path / "tool.js").write_text("navigator.modelContext;\n")
+    os.mkfifo(tmp_path / "pipe.js")
+    os.symlink("/dev/zero", tmp_path / "zero.js")
+    status, document, stderr = lint(".", cwd=tmp_path, extra=("--no-cache",))
+    assert status == 1 and codes(document) == ["WM101"]
+    assert document["summary"]["files_skipped"] == 2
+    assert "pipe.js: skipped (not a regular file (a pipe, socket or device))" in stderr
+    assert "zero.js: skipped (not a regular file (a pipe, socket or device))" in stderr
+
+
+def test_a_file_that_grows_past_the_size_limit_while_read_is_skipped(tmp_path, monkeypatch):
+    from webmcp_lint import engine
+
+    path = tmp_path / "tool.js"
+    path.write_text("navigator.modelContext;\n")
+    real_read = os.read
+    grown = []
+
+    def read_and_grow_once(descriptor, size):
+        if not grown:  # between the fstat and the first read
+            grown.append(True)
+            with open(path, "a") as growing:
+                growing.write("// more\n" * 100)
+        return real_read(descriptor, size)
+
+    monkeypatch.setattr(engine.os, "read", read_and_grow_once)
+    assert engine._file_bytes(path, 500) is None
+    grown.clear()
+    assert len(engine._file_bytes(path, 1 << 20)) == path.stat().st_size
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can read any file")
 def test_unreadable_file_gives_a_notice(tmp_path):
     path = tmp_path / "secret.js"

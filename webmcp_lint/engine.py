@@ -34,7 +34,13 @@ from webmcp_lint.syntax import first_error
 DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
 MINIFIED_AVERAGE_LINE = 1000
 READ_CHUNK = 1 << 16
-OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # Windows' O_BINARY: looked up once, not raised per file
+# Windows' O_BINARY: looked up once, not raised per file. O_NONBLOCK: opening a named pipe does not wait for a writer
+# (it is then skipped, as a device is); a regular file reads as without it.
+OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+class NotARegularFile(OSError):
+    """A named pipe, socket or device: reading one could wait forever or never end (``/dev/zero``)."""
 
 
 class Settings(Record):
@@ -289,6 +295,9 @@ def read_source(path: Path, shown: str, settings: Settings, result: LintResult, 
     except IsADirectoryError:
         result.skipped.append(Skip(shown, "is a directory"))
         return None
+    except NotARegularFile:
+        result.skipped.append(Skip(shown, "not a regular file (a pipe, socket or device)"))
+        return None
     except FileNotFoundError:
         result.skipped.append(Skip(shown, "file vanished before it could be read"))
         return None
@@ -306,7 +315,8 @@ def read_source(path: Path, shown: str, settings: Settings, result: LintResult, 
 
 
 def _file_bytes(path: Path, max_size: int) -> bytes | None:
-    """A file's bytes, or None when it is larger than ``max_size``; raises IsADirectoryError for a directory.
+    """A file's bytes, or None when it is (or grows) larger than ``max_size``; raises IsADirectoryError for a
+    directory and NotARegularFile for a pipe, socket or device.
 
     One open, one fstat and mostly one read: a third of what pathlib's stat() and read_bytes() cost, in the
     serial part of a run (every file is read before any is linted).
@@ -316,6 +326,8 @@ def _file_bytes(path: Path, max_size: int) -> bytes | None:
         status = os.fstat(descriptor)  # one stat answers both questions
         if stat.S_ISDIR(status.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(status.st_mode):
+            raise NotARegularFile(str(path))
         if status.st_size > max_size:
             return None
         # A byte more than it holds is asked: exactly its size back is taken for the end. Anything else (it grew
@@ -326,9 +338,11 @@ def _file_bytes(path: Path, max_size: int) -> bytes | None:
         if len(first) == status.st_size:
             return first
         chunks = [first]
-        while chunk := os.read(descriptor, READ_CHUNK):
+        total = len(first)
+        while total <= max_size and (chunk := os.read(descriptor, READ_CHUNK)):
             chunks.append(chunk)
-        return b"".join(chunks)
+            total += len(chunk)
+        return b"".join(chunks) if total <= max_size else None
     finally:
         os.close(descriptor)
 
