@@ -199,6 +199,32 @@ def test_bad_per_file_ignores_entry(project):
     assert "webmcp-lint.toml:1:" in message and "`WM44x`" in message
 
 
+@pytest.mark.parametrize(("name", "text", "located"), [
+    ("webmcp-lint.toml", '# settings\nfail-on = "warning"\n\nper-file-ignores = { "x/**" = ["WMZ"] }\n', ":4: `x/**` names"),
+    ("webmcp-lint.toml", '# settings\n\nseverity = { WM101 = "error", WM604 = "warn" }\n', ":3: `WM604` must be"),
+    ("pyproject.toml", '[project]\nname = "x"\n\n[tool.webmcp-lint]\nfail-on = "warning"\nseverity = {WM604="warn"}\n',
+     ":6: `WM604` must be"),
+    ("pyproject.toml", '[tool.webmcp-lint]\nfail-on = "info"\nseverity.WM604 = "warn"\n', ":3: `WM604` must be"),
+])
+def test_a_mistake_in_an_inline_table_points_at_its_line(project, name, text, located):
+    assert name + located in error_of(project, name, text)
+
+
+@pytest.mark.parametrize(("text", "located"), [
+    ('extend-exclude = ["generated/", "[z-a]"]\n', ":1: `extend-exclude` holds `[z-a]`, which is not a valid glob"),
+    ('select = ["ALL"]\nexclude = [\n  "dist",\n  "!",\n]\n', ":4: `exclude` holds `!`, which is not a valid glob"),
+    ('[per-file-ignores]\n"tests/*" = ["WM4"]\n"[z-a]/*" = ["WM4"]\n', ":3: `per-file-ignores` holds `[z-a]/*`"),
+])
+def test_an_invalid_glob_is_a_config_error_at_its_line(project, text, located):
+    assert "webmcp-lint.toml" + located in error_of(project, "webmcp-lint.toml", text)
+
+
+def test_a_broken_pyproject_holding_our_table_is_reported(project):
+    write(project / "pyproject.toml", '[tool.webmcp-lint]\nignore = ["WM101"]\n\n[project]\nname = \n')
+    result = run("check")
+    assert result.exit_code == 2 and "pyproject.toml:5: invalid TOML" in result.output
+
+
 def test_invalid_toml_names_its_line(project):
     message = error_of(project, "webmcp-lint.toml", 'select = ["WM1"]\nignore = [\n')
     assert message.startswith("webmcp-lint: error: webmcp-lint.toml:") and "invalid TOML" in message

@@ -36,6 +36,16 @@ def test_each_gitignore_applies_below_its_own_directory(tmp_path, monkeypatch):
     assert shown(["."]) == ["top.js", "a/only-here.js", "a/b/deep.js", "c/local.js"]
 
 
+def test_a_gitignore_line_that_is_no_pattern_matches_nothing_and_the_others_still_apply(tmp_path, monkeypatch):
+    """Git takes a lone ``!`` or ``[z-a]`` without complaint; one such line must not stop the run."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "kept.js", "ignored.js", "sub/lib/kept.js", "sub/lib/also-ignored.js")
+    (tmp_path / ".gitignore").write_text("!\nignored.js\n[z-a]\n")
+    (tmp_path / "sub" / "lib" / ".gitignore").write_text("also-ignored.js\n!\n")
+    assert shown(["."]) == ["kept.js", "sub/lib/kept.js"]
+
+
 def test_a_file_behind_a_directory_symlink_is_linted_once_under_the_first_name_walked(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "src/real.js")

@@ -145,12 +145,21 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
+# A ``[tool.webmcp-lint]`` header (or a sub-table of it), told apart from other tools' tables in a file that does
+# not parse: such a file is ours to report.
+_OWN_TABLE_HEADER = re.compile(r"""^\s*\[\s*tool\s*\.\s*(?:webmcp-lint|"webmcp-lint"|'webmcp-lint')\s*[\].]""", re.MULTILINE)
+
+
 def _has_table(pyproject: Path) -> bool:
     tomllib = _tomllib()
     try:
-        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False  # a broken pyproject.toml of someone else's tool is not ours to report
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False  # an unreadable pyproject.toml of someone else's tool is not ours to report
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return bool(_OWN_TABLE_HEADER.search(text))  # broken: ours to report only when it holds our table
     return isinstance(document.get("tool"), dict) and TABLE in document["tool"]
 
 
@@ -212,6 +221,9 @@ class _Reader:
             for selector in lists.get(key, []):
                 self.codes(key, selector)
         config.rules = RuleLayer(lists.get("select"), lists.get("extend-select", []), lists.get("ignore", []))
+        for key in ("exclude", "extend-exclude"):
+            for pattern in lists.get(key, []):
+                self.glob(key, pattern)
         if "exclude" in lists or "extend-exclude" in lists:
             base = lists["exclude"] if "exclude" in lists else sorted(DEFAULT_EXCLUDED_DIRS)
             config.exclusion = Exclusion(tuple(base) + tuple(lists.get("extend-exclude", [])), self.root)
@@ -231,6 +243,14 @@ class _Reader:
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.fail(key, f"`{key}` must be a list of strings, not {_type_name(value)}")
         return value
+
+    def glob(self, key: str, pattern: str, table: tuple[str, ...] = ()) -> None:
+        """Raises when ``pattern`` is no gitignore-style pattern (``[z-a]``, a lone ``!``)."""
+        try:
+            _spec((pattern,))
+        except (ValueError, re.error) as error:
+            raise self.fail(key, f"`{table[-1] if table else key}` holds `{pattern}`, which is not a valid glob "
+                                 f"({error})", value=pattern, table=table) from None
 
     def codes(self, key: str, selector: str, table: tuple[str, ...] = ()) -> list[Rule]:
         try:
@@ -254,6 +274,7 @@ class _Reader:
             if not isinstance(selectors, list) or not all(isinstance(item, str) for item in selectors):
                 raise self.fail(pattern, f"`per-file-ignores` entry `{pattern}` must be a list of rules, "
                                          f"not {_type_name(selectors)}", table=("per-file-ignores",))
+            self.glob(pattern, pattern, table=("per-file-ignores",))
             codes = frozenset(rule.code for selector in selectors
                               for rule in self.codes(pattern, selector, table=("per-file-ignores",)))
             entries.append(PerFileIgnore(pattern, codes, self.root))
@@ -293,6 +314,11 @@ def _line_of(text: str, table: tuple[str, ...], key: str, value: str | None = No
         end = next((index for index in range(start, len(lines)) if lines[index].lstrip().startswith("[")), len(lines))
         dotted = "".join(rf"""(?:{re.escape(part)}|"{re.escape(part)}")\s*\.\s*""" for part in table[depth:])
         key_line = _first_line_matching(lines, re.compile(r"(?:^|[{,])\s*" + dotted + key_pattern), start, end)
+        if key_line is None and depth < len(table):
+            # An inline table (one line in TOML): ``severity = { WM604 = "warn" }``.
+            inline = "".join(rf"""(?:{re.escape(part)}|"{re.escape(part)}")\s*[.=]\s*""" for part in table[depth:])
+            key_line = _first_line_matching(
+                lines, re.compile(r"(?:^|[{,])\s*" + inline + r"\{(?:.*?,)?\s*" + key_pattern), start, end)
         if key_line is not None:
             value_line = _first_line_matching(lines, _quoted(value), key_line, end) if value is not None else None
             return (value_line if value_line is not None else key_line) + 1

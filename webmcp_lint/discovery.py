@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
@@ -108,10 +109,7 @@ class GitIgnore:
             ignore_file = directory / ".gitignore"
             try:
                 if ignore_file.is_file():
-                    import pathspec  # only a tree with a .gitignore needs its matcher
-
-                    lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
-                    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+                    spec = _gitignore_spec(ignore_file.read_text(encoding="utf-8", errors="replace").splitlines())
             except OSError:
                 spec = None
             self._specs[directory] = spec
@@ -137,6 +135,27 @@ class GitIgnore:
                 chain = ((directory, spec), *chain)
             self._chains[(directory, stop_at)] = chain
         return chain
+
+
+def _gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec:
+    """The matcher of a .gitignore's lines; a line that is no valid pattern (a lone ``!``, ``[z-a]``) matches
+    nothing, as git treats it, instead of stopping the run."""
+    import pathspec  # only a tree with a .gitignore needs its matcher
+
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except (ValueError, re.error):
+        return pathspec.GitIgnoreSpec.from_lines([line for line in lines if _valid_pattern(line)])
+
+
+def _valid_pattern(line: str) -> bool:
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 def _ignored(chain: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...], path: Path, is_dir: bool) -> bool:
