@@ -151,6 +151,51 @@ def test_text_summary_names_skips(project):
     assert "skipped src/blob.js: binary" in output
 
 
+def test_an_explicit_file_of_another_type_is_a_named_skip(project):
+    (project / "notes.txt").write_text(BAD)
+    output = run("check", "notes.txt", "src/bad.js", "--no-color", "--no-cache").output
+    assert "Found 1 problem" in output and "in 1 file." in output
+    assert "skipped notes.txt: not a JavaScript, TypeScript, HTML, Vue or Svelte file" in output
+
+
+def test_a_folder_the_walk_cannot_enter_is_named_like_a_skipped_file(project):
+    (project / "src" / "loop").symlink_to(project / "src")
+    text = run("check", "src", "--no-color", "--no-cache").output
+    assert "  skipped src/loop: symlink loop" in text
+    result = run("check", "src", "--format", "json", "--no-cache")
+    assert "webmcp-lint: notice: src/loop: skipped (symlink loop)" in result.stderr
+    (project / "node_modules").mkdir()  # left out on purpose: counted, not named
+    assert "node_modules" not in run("check", ".", "--no-color", "--no-cache").output
+
+
+def test_stdin_under_force_exclude_is_skipped_when_its_name_is_excluded(project):
+    (project / "webmcp-lint.toml").write_text('extend-exclude = ["generated/"]\n')
+    options = ("check", "-", "--stdin-filename", "generated/x.js", "--format", "json")
+    skipped = run(*options, "--force-exclude", stdin=BAD)
+    assert skipped.exit_code == 0 and json.loads(skipped.stdout)["summary"]["files_skipped"] == 1
+    assert run(*options, stdin=BAD).exit_code == 1  # named explicitly, without --force-exclude: linted
+    fixed = run("check", "-", "--stdin-filename", "generated/x.js", "--force-exclude", "--fix", stdin=BAD)
+    assert fixed.exit_code == 0 and fixed.stdout == BAD
+
+
+def test_stdin_that_cannot_be_linted_comes_back_unchanged_from_fix(project):
+    """An editor replaces its buffer with what --fix prints: a skipped input must not come back empty."""
+    binary = "navigator.modelContext;\x00\n"
+    result = run("check", "-", "--stdin-filename", "x.js", "--fix", stdin=binary)
+    assert result.exit_code == 0 and result.stdout == binary
+
+
+def test_a_report_that_cannot_be_written_to_standard_output_exits_2_with_one_line(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full")
+    (tmp_path / "a.js").write_text(BAD)
+    with open("/dev/full", "w") as full:
+        completed = subprocess.run([sys.executable, "-m", "webmcp_lint", "check", str(tmp_path / "a.js"), "--no-cache"],
+                                   stdout=full, stderr=subprocess.PIPE, text=True)
+    assert (completed.returncode, completed.stderr) == (
+        2, "webmcp-lint: error: cannot write the report to standard output: No space left on device\n")
+
+
 def test_rules_and_rule_commands():
     listing = run("rules", "--format", "json")
     rows = json.loads(listing.stdout)

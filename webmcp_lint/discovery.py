@@ -21,6 +21,10 @@ DEFAULT_EXCLUDED_DIRS = frozenset({
     ".svelte-kit", "vendor", OWN_CACHE_DIR,
 })
 LINTED_SUFFIXES = frozenset(SCRIPT_LANGUAGE_BY_SUFFIX) | EMBEDDING_SUFFIXES
+# Why a walk leaves a directory out on purpose; any other reason (permission denied, a symlink loop) is a directory
+# the run could not look into, and is named like a skipped file.
+EXCLUSION_REASONS = frozenset({"excluded by default", "excluded by configuration"})
+UNSUPPORTED_FILE = "not a JavaScript, TypeScript, HTML, Vue or Svelte file"
 
 
 class Skip(Record):
@@ -212,8 +216,11 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
             except (OSError, RuntimeError) as error:
                 result.skipped.append(Skip(display_path(path), _os_reason(error)))
                 continue
-            if force_exclude and _explicitly_excluded(path, exclusion, excluded_dirs):
+            if force_exclude and explicitly_excluded(path, exclusion, excluded_dirs):
                 result.skipped.append(Skip(display_path(path), "excluded"))
+                continue
+            if _suffix(path.name).lower() not in suffixes:
+                result.skipped.append(Skip(display_path(path), UNSUPPORTED_FILE))
                 continue
             if resolved not in seen:
                 seen.add(resolved)
@@ -235,8 +242,8 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
     return result
 
 
-def _explicitly_excluded(path: Path, exclusion, excluded_dirs: frozenset[str]) -> bool:
-    """Whether ``--force-exclude`` drops a file named on the command line."""
+def explicitly_excluded(path: Path, exclusion, excluded_dirs: frozenset[str] = DEFAULT_EXCLUDED_DIRS) -> bool:
+    """Whether ``--force-exclude`` drops a file named on the command line (or given as ``--stdin-filename``)."""
     if exclusion is not None:
         return exclusion.excludes(path)
     return any(part in excluded_dirs for part in Path(display_path(path)).parts[:-1])

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from webmcp_lint.diagnostics import Diagnostic, Severity
-from webmcp_lint.discovery import Skip, discover
+from webmcp_lint.discovery import EXCLUSION_REASONS, Skip, discover
 from webmcp_lint.evaluate import Evaluator
 from webmcp_lint.extract import all_extractors, may_hold_webmcp
 from webmcp_lint.embedded import is_embedding, split_markup
@@ -98,6 +98,12 @@ class LintResult(Record):
     @property
     def internal_errors(self) -> list[Notice]:
         return [notice for notice in self.notices if notice.internal_error]
+
+    @property
+    def unreadable_directories(self) -> list[Skip]:
+        """The skipped directories the run could not look into (not those excluded on purpose): their files are
+        unchecked, so they are named wherever skipped files are."""
+        return [skip for skip in self.skipped_dirs if skip.reason not in EXCLUSION_REASONS]
 
     def count(self, severity: Severity) -> int:
         return sum(1 for diagnostic in self.diagnostics if diagnostic.severity == severity)

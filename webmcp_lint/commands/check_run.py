@@ -17,6 +17,7 @@ from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Command
                                   write_output)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
+from webmcp_lint.discovery import Skip, explicitly_excluded
 from webmcp_lint.engine import LintResult, Notice, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
 from webmcp_lint.formats import RenderOptions, render
 from webmcp_lint.selection import SelectorError, split_selectors
@@ -35,28 +36,41 @@ def exit_code(result: LintResult, fail_on: Severity, exit_zero: bool) -> int:
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
-def _stdin_sources(stdin_filename: str | None) -> tuple[list[SourceFile], LintResult]:
+def _stdin_sources(stdin_filename: str | None, settings: Settings) -> tuple[list[SourceFile], LintResult, bytes]:
+    """Standard input as the file ``stdin_filename`` names (none when it is skipped: binary, or excluded under
+    ``--force-exclude``), the result so far, and the input's bytes."""
     name = stdin_filename or "stdin.js"
     result = LintResult()
-    source = source_from_bytes(Path(name), name, sys.stdin.buffer.read(), result, explicit=True)
-    return [source] if source is not None else [], result
+    raw = sys.stdin.buffer.read()
+    if settings.force_exclude and stdin_filename and explicitly_excluded(Path(name), settings.exclusion):
+        result.skipped.append(Skip(name, "excluded"))
+        return [], result, raw
+    source = source_from_bytes(Path(name), name, raw, result, explicit=True)
+    return [source] if source is not None else [], result, raw
 
 
 def _stdin_result(stdin_filename: str | None, settings: Settings) -> LintResult:
-    sources, result = _stdin_sources(stdin_filename)
+    sources, result, _ = _stdin_sources(stdin_filename, settings)
     return lint_sources(sources, settings, result)
 
 
-def _fix_run(paths: list[str], stdin_filename: str | None, settings: Settings, unsafe: bool) -> FixRun:
-    """Fix in memory: the files named (or stdin), re-linted until stable; nothing written yet."""
+def _fix_run(paths: list[str], stdin_filename: str | None, settings: Settings, unsafe: bool) -> tuple[FixRun, bytes | None]:
+    """Fix in memory: the files named (or stdin), re-linted until stable; nothing written yet. Also standard
+    input's bytes, when it is what is fixed."""
     from webmcp_lint.fixes import fix_sources
 
-    sources, base = _stdin_sources(stdin_filename) if paths == ["-"] else read_paths(paths, settings)
-    return fix_sources(sources, settings, unsafe, base)
+    if paths == ["-"]:
+        sources, base, stdin_bytes = _stdin_sources(stdin_filename, settings)
+        return fix_sources(sources, settings, unsafe, base), stdin_bytes
+    sources, base = read_paths(paths, settings)
+    return fix_sources(sources, settings, unsafe, base), None
 
 
-def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool) -> bool:
-    """Print the diff, or write the fixed files (stdout for stdin); say what was not applied. True if anything changed."""
+def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, stdin_bytes: bytes | None) -> bool:
+    """Print the diff, or write the fixed files (stdout for stdin: the input as it came when it was skipped, so a
+    caller replacing its buffer with the output never empties it); say what was not applied. True if anything
+    changed."""
+    from_stdin = stdin_bytes is not None
     from webmcp_lint.fixes import describe_fixes, unified_diff, write_fixed
 
     for rejection in run.rejected:
@@ -79,10 +93,12 @@ def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, from_stdin: bool
         if problem:  # reported with the other notices; an error, so the exit code is 2
             run.result.notices.append(Notice(original.display_path, problem, internal_error=True))
     if from_stdin:
+        if not run.originals:
+            sys.stdout.buffer.write(stdin_bytes)
         for source in run.originals.values():
             fixed = run.fixed.get(source.display_path, source)
             sys.stdout.buffer.write(source.encode_back(fixed.text))
-            sys.stdout.flush()
+        sys.stdout.flush()
     if show_fixes:
         echo(describe_fixes(run.applied), nl=False, err=from_stdin)
     return bool(changed)
@@ -105,10 +121,10 @@ def run_check(paths, output_format, output_file, select, extend_select, ignore, 
     except (ConfigError, SelectorError) as error:
         raise CommandError(str(error)) from None
     fail_on = fail_on or (config.fail_on.value if config.fail_on else "warning")
-    fix_run = None
+    fix_run = stdin_bytes = None
     with one_line_errors(verbose):
         if fix or show_diff:
-            fix_run = _fix_run(paths, stdin_filename, settings, unsafe_fixes)
+            fix_run, stdin_bytes = _fix_run(paths, stdin_filename, settings, unsafe_fixes)
             result = fix_run.result
         elif paths == ["-"]:
             result = _stdin_result(stdin_filename, settings)
@@ -132,7 +148,7 @@ def run_check(paths, output_format, output_file, select, extend_select, ignore, 
         except BaselineError as error:
             raise CommandError(str(error)) from None
     if fix_run is not None:
-        changed = _report_fixes(fix_run, diff=show_diff, show_fixes=show_fixes, from_stdin=paths == ["-"])
+        changed = _report_fixes(fix_run, diff=show_diff, show_fixes=show_fixes, stdin_bytes=stdin_bytes)
         if show_diff:
             return EXIT_FINDINGS if changed else EXIT_CLEAN
     fix_summary = (("unsafe_fixes", unsafe_fixes), ("fixed", len(fix_run.applied) if fix_run else 0))
@@ -145,9 +161,15 @@ def run_check(paths, output_format, output_file, select, extend_select, ignore, 
     elif output_file:
         write_output(output_file, report)
     else:
-        echo(report, nl=False, color=kept_colour)
+        try:
+            echo(report, nl=False, color=kept_colour)
+        except BrokenPipeError:
+            raise  # its reader went away (``| head``): run_check_command ends quietly
+        except OSError as error:  # a full disk, /dev/full: as for -o, a usage error, not a traceback
+            _discard_standard_output()
+            raise CommandError(f"cannot write the report to standard output: {error.strerror or error}") from None
     if output_format not in ("text", "concise") and not quiet:
-        for skip in result.skipped:
+        for skip in [*result.skipped, *result.unreadable_directories]:
             echo(f"webmcp-lint: notice: {skip.path}: skipped ({skip.reason})", err=True)
     echo_notices(result)
     return exit_code(result, Severity(fail_on), exit_zero)
@@ -177,5 +199,10 @@ def run_check_command(options: dict) -> int:
         echo("\nAborted!", err=True)
         return EXIT_FINDINGS
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is still buffered goes nowhere
+        _discard_standard_output()
         return EXIT_FINDINGS
+
+
+def _discard_standard_output() -> None:
+    """What is still buffered for standard output goes nowhere (writing it at the exit would fail again)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -139,7 +139,7 @@ def _footer(result: LintResult, options: RenderOptions, writer: _Writer) -> None
             line += f" and {len(result.skipped_dirs)} director{'ies' if len(result.skipped_dirs) != 1 else 'y'}"
         writer.line((f"{line}.", "dim"))
         if not options.quiet:
-            for skip in result.skipped:
+            for skip in [*result.skipped, *result.unreadable_directories]:
                 writer.line((f"  skipped {skip.path}: {skip.reason}", "dim"))
 
 
