@@ -660,3 +660,34 @@ def test_lint_paths_keeps_the_tool_model_unless_told_not_to(tmp_path):
     assert list(dropped.project.tools) == []
     assert [diagnostic.sort_key() for diagnostic in dropped.diagnostics] == \
         [diagnostic.sort_key() for diagnostic in kept.diagnostics]
+
+
+IMPORTED_WITH_SUPPRESSIONS = {
+    "factory.js": ('export const tool = {\n  name: "lookup_order",\n  description: "Looks up an order by its number.",\n'
+                   "  handler() {}, // webmcp-lint-disable-line WM206 -- kept for the old API\n"
+                   "  // webmcp-lint-disable-next-line WM201\n"
+                   "  execute() { return 1; },\n  annotations: { readOnlyHint: true },\n};\n"),
+    "whole.js": ("/* webmcp-lint-disable WM206 */\n"
+                 'export const other = { name: "other_tool", description: "Does the other thing for users.",'
+                 " run() {}, execute() { return 1; } };\n"),
+    "main.js": ('import { tool } from "./factory.js";\nimport { other } from "./whole.js";\n'
+                "await document.modelContext?.registerTool(tool);\nawait document.modelContext?.registerTool(other);\n"),
+}
+
+
+@pytest.mark.parametrize("options", [("--jobs", "1", "--no-cache"), ("--jobs", "2", "--no-cache"), ("--cache-dir", "c")])
+def test_suppressions_in_an_imported_file_the_run_does_not_lint_still_apply(tmp_path, monkeypatch, options):
+    """A pre-commit run passes only the staged importer: the comments in the module it imports still hold, and
+    the ones no finding of this run needs are not called unused (an importer left out of the run may need them)."""
+    monkeypatch.chdir(write_project(tmp_path / "app", IMPORTED_WITH_SUPPRESSIONS))
+    report = tmp_path / "report.json"
+
+    def found(path: str) -> list[tuple[str, str, int]]:
+        result = CliRunner().invoke(main, ["check", path, "--format", "json", "--exit-zero", "-o", str(report), *options])
+        assert result.exit_code == 0, result.output
+        return codes_at(report.read_text(encoding="utf-8"))
+
+    for _ in range(2):  # the second cached run reads what the first stored
+        assert found("main.js") == []  # the WM201 comment, needed by nothing, is not called unused either
+    assert found(".") == [("WM003", "factory.js", 5)]  # every file linted: that one is reported
+    assert found("factory.js") == [("WM003", "factory.js", 4), ("WM003", "factory.js", 5)]  # nothing here needs them

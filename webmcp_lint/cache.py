@@ -41,7 +41,7 @@ DEFAULT_CACHE_DIR = OWN_CACHE_DIR  # relative to the current directory; discover
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by webmcp-lint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
-FILE_HEADER = b"webmcp-lint cache 4\n"
+FILE_HEADER = b"webmcp-lint cache 5\n"
 INDEX_SIZE_BYTES = 4  # a shard's index's size, little-endian, after the index's digest
 SHARDS = 32  # files per settings digest: few enough for a whole run to write, small enough for a short run to read
 # The slot of an entry that belongs to no single file (the page rules' pass over every file).

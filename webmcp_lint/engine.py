@@ -28,7 +28,7 @@ from webmcp_lint.record import Record
 from webmcp_lint.rules import FILES, FORM_TOOLS, PAGES, PROJECT, TOOLS, NodeKinds, Rule, all_rules
 from webmcp_lint.scope import BINDING_KINDS, build_index
 from webmcp_lint.source import BinaryFileError, SourceFile
-from webmcp_lint.suppression import apply_suppressions
+from webmcp_lint.suppression import apply_suppressions, script_directives
 from webmcp_lint.syntax import first_error
 
 DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
@@ -402,7 +402,8 @@ def build_project(sources: Iterable[SourceFile], index: ProjectIndex, settings: 
 
 
 def adopt_imported_scripts(project: Project) -> None:
-    """A module parsed only because a tool was imported from it joins its file's analysis, so every rule sees it."""
+    """A module parsed only because a tool was imported from it joins its file's analysis, so every rule sees it,
+    and so do its suppression comments (for the findings in it)."""
     by_path = {analysis.source.display_path: analysis for analysis in project.files}
     for tool in project.tools:
         script = tool.script
@@ -410,10 +411,12 @@ def adopt_imported_scripts(project: Project) -> None:
             continue
         analysis = by_path.get(script.source.display_path)
         if analysis is None:
-            analysis = by_path[script.source.display_path] = FileAnalysis(script.source)
+            analysis = by_path[script.source.display_path] = FileAnalysis(script.source, imported_only=True)
             project.files.append(analysis)
         if all(existing is not script for existing in analysis.scripts):
             analysis.scripts.append(script)
+            if analysis.imported_only:
+                analysis.suppressions.extend(script_directives(script))
 
 
 def read_paths(paths: list[str], settings: Settings) -> tuple[list[SourceFile], LintResult]:

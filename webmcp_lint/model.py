@@ -300,7 +300,7 @@ class FileAnalysis(Record):
 
     _compared = ("source", "scripts", "tools", "registrations", "unresolved", "model_context_refs",
                  "model_context_calls", "navigator_reaches", "parse_errors", "framework_calls", "has_webmcp_code",
-                 "suppressions", "framework")
+                 "suppressions", "framework", "imported_only")
 
     def __init__(self, source: SourceFile, scripts: list[Script] | None = None,
                  tools: list[ToolDefinition] | None = None, registrations: list[Registration] | None = None,
@@ -310,7 +310,8 @@ class FileAnalysis(Record):
                  navigator_reaches: list[NavigatorReach] | None = None,
                  parse_errors: list[tuple[Script, Node]] | None = None,
                  framework_calls: list[FrameworkCall] | None = None, has_webmcp_code: bool = False,
-                 suppressions: list | None = None, framework: "Detection | None" = None) -> None:
+                 suppressions: list | None = None, framework: "Detection | None" = None,
+                 imported_only: bool = False) -> None:
         self.source = source
         self.scripts = [] if scripts is None else scripts
         self.tools = [] if tools is None else tools
@@ -325,6 +326,10 @@ class FileAnalysis(Record):
         # webmcp_lint.suppression.Directive, in comment order
         self.suppressions = [] if suppressions is None else suppressions
         self.framework = framework  # the app's framework, for files with tools or registrations
+        # A module the run does not lint, analysed because a linted file imports it: its suppression comments
+        # apply to the findings reported in it, but are never reported as unused (an importer the run does not
+        # lint may be what they are for).
+        self.imported_only = imported_only
 
 
 class Project(Record):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Diagnostic
-from webmcp_lint.model import FileAnalysis, Project
+from webmcp_lint.model import FileAnalysis, Project, Script
 from webmcp_lint.record import Record
 from webmcp_lint.rules import all_rules
 from webmcp_lint.selection import SelectorError, expand
@@ -133,6 +133,13 @@ def suggest_rule(name: str) -> str | None:
     return closest(name, [rule.code for rule in rules] + [rule.slug for rule in rules])
 
 
+def script_directives(script: Script) -> list[Directive]:
+    """The directives of a script's comments; a file without the marker has none to look for."""
+    if MARKER not in script.source.data:
+        return []
+    return directives_in_comments(script.of_kind("comment"), script.source)
+
+
 def directives_in_comments(comments: Iterable[Node], source: SourceFile) -> list[Directive]:
     """Directives among a script's comment nodes (the caller has checked the file holds the marker)."""
     found = []
@@ -175,7 +182,7 @@ def apply_suppressions(project: Project, settings: "Settings", diagnostics: list
     diagnostics[:] = kept
     late_rules = [rule for rule in settings.rules if rule.on == AFTER_SUPPRESSIONS]
     for analysis in project.files:
-        if not analysis.suppressions:
+        if not analysis.suppressions or analysis.imported_only:
             continue
         enabled = frozenset(rule.code for rule in settings.rules
                             if not settings.ignored_in_file(rule.code, analysis.source))

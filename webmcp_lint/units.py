@@ -374,7 +374,8 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
     project = result.project
     run_checks(project, run.unit_rules, RuleRunner(settings, result))
     primary = project.files[0] if project.files else FileAnalysis(source)
-    mark_file_level(primary)
+    for analysis in project.files:
+        mark_file_level(analysis)
     return {
         "diagnostics": [_plain_diagnostic(diagnostic, run) for diagnostic in result.diagnostics],
         "positions": _plain_positions(result.diagnostics, run),
@@ -384,6 +385,10 @@ def lint_unit(run: _Run, source: SourceFile) -> dict:
         "imports": [str(path) for path in index.imported_files(primary.scripts, primary.source.path)]
         if primary.scripts else None,
         "files": [[run.entry_path(analysis.source), analysis.source.display_path] for analysis in project.files[1:]],
+        # The suppression comments of the modules it imported that the run does not lint (for the findings in them).
+        "imported_directives": [[run.entry_path(analysis.source), analysis.source.display_path,
+                                 [_plain_directive(directive) for directive in analysis.suppressions]]
+                                for analysis in project.files[1:] if analysis.imported_only and analysis.suppressions],
         "notices": _plain_notices(result, index),
         "looked_at": _plain_looked_at(run, index),
     }
@@ -522,15 +527,17 @@ class _Validator:
 class _Outcome:
     """A unit's (or the project pass's) entry rebuilt on this run's sources."""
 
-    __slots__ = ("diagnostics", "directives", "parse_error", "files", "notices", "has_tools", "imports")
+    __slots__ = ("diagnostics", "directives", "parse_error", "files", "imported_directives", "notices", "has_tools",
+                 "imports")
 
     def __init__(self, diagnostics: list[Diagnostic], directives: list[Directive], parse_error: bool,
-                 files: list[SourceFile], notices: list[tuple[str, str, bool]], has_tools: bool,
-                 imports: list[str] | None) -> None:
+                 files: list[SourceFile], imported_directives: list[tuple[SourceFile, list[Directive]]],
+                 notices: list[tuple[str, str, bool]], has_tools: bool, imports: list[str] | None) -> None:
         self.diagnostics = diagnostics
         self.directives = directives
         self.parse_error = parse_error
         self.files = files  # the other files its project held (imported modules)
+        self.imported_directives = imported_directives  # of those the run does not lint
         self.notices = notices
         self.has_tools = has_tools
         self.imports = imports  # the files its import statements name; None when it has no script
@@ -542,6 +549,8 @@ class _Outcome:
                       [_directive(plain, unit) for plain in entry.get("directives", [])] if unit is not None else [],
                       bool(entry.get("parse_error")),
                       [files.get(path, shown) for path, shown in entry.get("files", [])],
+                      [_imported_directives(files.get(path, shown), plains)
+                       for path, shown, plains in entry.get("imported_directives", [])],
                       [(str(path), str(message), bool(is_error)) for path, message, is_error in entry["notices"]],
                       bool(entry.get("has_tools")),
                       None if entry.get("imports") is None else [str(path) for path in entry["imports"]])
@@ -564,7 +573,11 @@ def _merge(run: _Run, outcomes: list[_Outcome], project: _Outcome | None, result
         analysis.suppressions = outcome.directives
         analysis.parse_errors = [PARSE_ERROR_ELSEWHERE] if outcome.parse_error else []
         for source in outcome.files:
-            analyses.setdefault(absolute(source.path), FileAnalysis(source))
+            analyses.setdefault(absolute(source.path), FileAnalysis(source, imported_only=True))
+        for source, directives in outcome.imported_directives:
+            imported = analyses[absolute(source.path)]
+            if imported.imported_only and not imported.suppressions:  # several units may import one module
+                imported.suppressions = directives
     result.project = Project(files=list(analyses.values()))
     parts = [*outcomes, project] if project is not None else outcomes
     page_codes = {rule.code for rule in settings.rules if rule.on == PAGES}
@@ -611,6 +624,10 @@ def _known_positions(plain: list, files: _Files) -> tuple[SourceFile, dict[int, 
     path, shown, offsets, lines, columns = plain
     return files.get(str(path), str(shown)), dict(
         zip(map(int, offsets), zip(map(int, lines), map(int, columns), strict=True), strict=True))
+
+
+def _imported_directives(source: SourceFile, plains: list) -> tuple[SourceFile, list[Directive]]:
+    return source, [_directive(plain, source) for plain in plains]
 
 
 def _directive(plain: list, source: SourceFile) -> Directive:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from webmcp_lint.extract import Extractor
 from webmcp_lint.model import FileAnalysis, Script
-from webmcp_lint.suppression import MARKER, directives_in_comments
+from webmcp_lint.suppression import MARKER, script_directives
 
 
 def extract(script: Script, analysis: FileAnalysis) -> None:
-    if MARKER in script.source.data:
-        analysis.suppressions.extend(directives_in_comments(script.of_kind("comment"), script.source))
+    analysis.suppressions.extend(script_directives(script))
 
 
 EXTRACTOR = Extractor(name="suppressions", triggers=(MARKER,), kinds=frozenset({"comment"}), extract=extract)
