@@ -46,6 +46,19 @@ def test_a_gitignore_line_that_is_no_pattern_matches_nothing_and_the_others_stil
     assert shown(["."]) == ["kept.js", "sub/lib/kept.js"]
 
 
+@pytest.mark.parametrize("config", ["", 'extend-exclude = ["generated/"]\n', 'exclude = ["generated/"]\n'])
+def test_the_linters_own_cache_folder_is_never_walked_nor_counted(tmp_path, monkeypatch, config):
+    """A second run must report what the first did: the cache the first wrote is no skipped folder."""
+    from webmcp_lint.config import RuleLayer, run_settings
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "app.js", ".webmcp_lint_cache/notes.js")
+    (tmp_path / "webmcp-lint.toml").write_text(config)
+    settings, _ = run_settings(["."], config_file=None, isolated=False, command_line=RuleLayer())
+    sources, result = read_paths(["."], settings)
+    assert result.skipped_dirs == [] and [source.display_path for source in sources] == ["app.js"]
+
+
 def test_a_file_behind_a_directory_symlink_is_linted_once_under_the_first_name_walked(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "src/real.js")

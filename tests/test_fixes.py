@@ -288,6 +288,17 @@ def test_diff_prints_the_change_and_writes_nothing(tmp_path, monkeypatch):
     assert Path("app.js").read_text(encoding="utf-8") == WM101_CODE
 
 
+def test_diff_follows_exit_zero_and_the_output_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("app.js").write_text(WM101_CODE, encoding="utf-8")
+    printed = CliRunner().invoke(main, ["check", "app.js", "--diff"]).stdout
+    assert CliRunner().invoke(main, ["check", "app.js", "--diff", "--exit-zero"]).exit_code == 0
+    written = CliRunner().invoke(main, ["check", "app.js", "--diff", "-o", "out/fix.diff"])
+    assert written.exit_code == 1 and written.stdout == ""
+    assert Path("out/fix.diff").read_text(encoding="utf-8") == printed
+    assert Path("app.js").read_text(encoding="utf-8") == WM101_CODE
+
+
 def test_show_fixes_lists_what_was_fixed(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("app.js").write_text(WM101_CODE, encoding="utf-8")

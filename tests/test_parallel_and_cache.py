@@ -189,6 +189,23 @@ def test_every_worker_is_waited_for_by_the_end_of_the_run(tmp_path, monkeypatch)
             os.waitpid(pid, os.WNOHANG)
 
 
+def test_never_more_processes_than_units(tmp_path, monkeypatch):
+    monkeypatch.chdir(write_project(tmp_path / "app", PROJECT))
+    started = []
+    real_fork = os.fork
+
+    def recorded_fork():
+        pid = real_fork()
+        if pid:
+            started.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recorded_fork)
+    check_json(tmp_path, "--jobs", "200", "--no-cache", report=tmp_path / "report.json")
+    units_linted = 5  # the project's files but main.js, which the prefilter rejects
+    assert len(started) == units_linted - 1  # and this process
+
+
 def test_a_failure_in_the_main_process_stops_its_workers(tmp_path, monkeypatch):
     """The run ends with the error at once: a worker's remaining units are of no use, so it is not waited for."""
     monkeypatch.chdir(FIXTURES)

@@ -168,6 +168,12 @@ def test_wm304_leaves_informative_empty_and_unknown_descriptions_alone(descripti
     assert "WM304" not in codes(tool(description, QUERY, name='"get_cart_items"'))
 
 
+def test_wm304_quotes_a_long_description_shortened():
+    word = "x" * 50_000
+    [finding] = findings(tool(f'"{word}"', QUERY), "WM304")
+    assert f'"{"x" * 79}…" has fewer than' in finding.message and len(finding.message) < 200
+
+
 # --- WM305 ----------------------------------------------------------------------------------------------
 
 def test_wm305_budgets_are_500_for_tools_and_150_for_parameters():

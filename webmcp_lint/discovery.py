@@ -303,11 +303,12 @@ def _walk(root: Path, shown_root: Path, result: Discovery, gitignore: GitIgnore,
             except OSError:
                 is_dir = False
             if is_dir:
+                if name == OWN_CACHE_DIR:  # the linter's own cache, whatever the excludes: not worth a word in a report
+                    continue
                 entry_path = directory / name
                 entry_shown = shown / name
                 if name in excluded_dirs:
-                    if name != OWN_CACHE_DIR:  # the linter's own cache is not worth a word in every report
-                        result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by default"))
+                    result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by default"))
                     continue
                 if exclusion is not None and exclusion.excludes(entry_path, True):
                     result.skipped_dirs.append(Skip(display_path(entry_shown), "excluded by configuration"))

@@ -186,7 +186,7 @@ def _computed_in_forks(positions: list[int], jobs: int) -> Generator[tuple[int, 
     workers: list[_Results] = []
     finished = False
     try:
-        for _ in range(jobs - 1):
+        for _ in range(min(jobs, len(batches)) - 1):  # never more processes than batches to take
             results, results_in = os.pipe()
             _widen(results_in)
             try:

@@ -66,8 +66,9 @@ def _fix_run(paths: list[str], stdin_filename: str | None, settings: Settings, u
     return fix_sources(sources, settings, unsafe, base), None
 
 
-def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, stdin_bytes: bytes | None) -> bool:
-    """Print the diff, or write the fixed files (stdout for stdin: the input as it came when it was skipped, so a
+def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, stdin_bytes: bytes | None,
+                  output_file: str | None) -> bool:
+    """Print the diff (to ``output_file`` if given), or write the fixed files (stdout for stdin: the input as it came when it was skipped, so a
     caller replacing its buffer with the output never empties it); say what was not applied. True if anything
     changed."""
     from_stdin = stdin_bytes is not None
@@ -80,8 +81,11 @@ def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, stdin_bytes: byt
              err=True)
     changed = run.changed
     if diff:
-        for original, fixed in changed:
-            echo(unified_diff(original, fixed), nl=False)
+        diffs = "".join(unified_diff(original, fixed) for original, fixed in changed)
+        if output_file:
+            write_output(output_file, diffs)
+        elif diffs:
+            echo(diffs, nl=False)
         count = len(run.applied)
         echo(f"Would fix {count} problem{'s' if count != 1 else ''} in {len(changed)} "
              f"file{'s' if len(changed) != 1 else ''}.", err=True)
@@ -148,9 +152,10 @@ def run_check(paths, output_format, output_file, select, extend_select, ignore, 
         except BaselineError as error:
             raise CommandError(str(error)) from None
     if fix_run is not None:
-        changed = _report_fixes(fix_run, diff=show_diff, show_fixes=show_fixes, stdin_bytes=stdin_bytes)
+        changed = _report_fixes(fix_run, diff=show_diff, show_fixes=show_fixes, stdin_bytes=stdin_bytes,
+                                output_file=output_file)
         if show_diff:
-            return EXIT_FINDINGS if changed else EXIT_CLEAN
+            return EXIT_FINDINGS if changed and not exit_zero else EXIT_CLEAN
     fix_summary = (("unsafe_fixes", unsafe_fixes), ("fixed", len(fix_run.applied) if fix_run else 0))
     options = RenderOptions(color=use_color(no_color, output_file), statistics=statistics, quiet=quiet,
                             extra=fix_summary + (("settings", settings), ("sarif_category", sarif_category)))

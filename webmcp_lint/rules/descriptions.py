@@ -85,8 +85,11 @@ def parameter_descriptions(tool: ToolDefinition) -> list[Description]:
     return _descriptions_of(tool)[1]
 
 
+QUOTED_LENGTH = 80  # of a text a message quotes: a one-word description can be 50,000 characters
+
+
 def _quote(text: str) -> str:
-    return f'"{text}"'
+    return f'"{text}"' if len(text) <= QUOTED_LENGTH else f'"{text[:QUOTED_LENGTH - 1]}…"'
 
 
 def _interpolated_keywords(description: Description, tool: ToolDefinition,
