@@ -152,6 +152,38 @@ def test_wm704_in_jsx_reads_html_for_and_rendered_labels():
     assert flagged_text(jsx, "WM704", "F.tsx") == ['<input name="bare" />']
 
 
+@pytest.mark.parametrize(("code", "filename"), [
+    ("""export function Search() {
+  const id = useId();
+  return (
+    <form toolname="find" tooldescription="Finds things.">
+      <label htmlFor={id}>Query</label><input id={id} name="q" />
+      <label htmlFor={`${id}-city`}>City</label><input id={`${id}-city`} name="city" />
+    </form>
+  );
+}""", "Search.tsx"),
+    ('<template><form toolname="f" tooldescription="Finds."><label :for="id">Query</label>'
+     '<input :id="id" name="q" /></form></template>', "F.vue"),
+    ('<form toolname="f" tooldescription="Finds."><label [for]="id">Query</label><input [id]="id" name="q" />'
+     '<label [attr.for]="other">City</label><input [attr.id]="other" name="city" /></form>', "f.component.html"),
+])
+def test_wm704_leaves_labels_linked_through_ids_written_as_code_alone(code, filename):
+    """``htmlFor={id}`` with ``id={id}`` (React's useId): the link is unknown, and a rule that needs it is silent."""
+    assert "WM704" not in codes(code, filename)
+
+
+def test_wm704_still_flags_fields_no_label_can_reach():
+    jsx = """const F = ({ id }) => (
+  <form toolname="find" tooldescription="Finds things.">
+    <label htmlFor={id}>Query</label><input id={id} name="q" />
+    <input name="bare" />
+  </form>
+);"""
+    assert flagged_text(jsx, "WM704", "F.tsx") == ['<input name="bare" />']
+    static = page('<label for="q">Query</label><input id="q" name="q"><input id="c" name="c">')
+    assert flagged_text(static, "WM704", "index.html") == ['<input id="c" name="c">']
+
+
 def test_wm704_interpolated_labels_in_vue_and_svelte_count():
     vue = '<template><form toolname="f" tooldescription="Finds."><label>{{ $t("q") }} <input name="q" /></label>' \
           "</form></template>"

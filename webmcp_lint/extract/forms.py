@@ -164,6 +164,7 @@ class _Document:
         self.starts = [element.node.start_byte for element in self.elements]
         self.by_tag: dict[str, list[MarkupElement]] = {}
         self.labels_for: dict[str, MarkupElement] = {}
+        self.labels_for_code: list[MarkupElement] = []  # labels whose target is code (`htmlFor={id}`, `:for`)
         self.fields_of_form_id: dict[str, list[MarkupElement]] = {}  # <input form="id"> outside its form
         for element in self.elements:
             self.by_tag.setdefault(element.tag, []).append(element)
@@ -172,6 +173,8 @@ class _Document:
                 target = element.value("htmlfor") if target is UNDEFINED else target
                 if isinstance(target, str):
                     self.labels_for.setdefault(target, element)
+                elif target is not UNDEFINED:
+                    self.labels_for_code.append(element)
             elif element.tag in FIELD_TAGS and isinstance(owner := element.value("form"), str):
                 self.fields_of_form_id.setdefault(owner, []).append(element)
         self.tag_starts = {tag: [element.node.start_byte for element in elements]
@@ -233,6 +236,12 @@ class _Document:
         label = self.enclosing(element.node, "label", form.node)
         if label is None and isinstance(element_id, str):
             label = self.labels_for.get(element_id)
+        if label is None and element_id is not UNDEFINED:
+            # A label's target or the field's id written as code (React's useId, a bound `:for`): the field may well
+            # be labelled, and a rule that needs the label's text stays silent.
+            maybe = self.labels_for_code or (list(self.labels_for.values()) if not isinstance(element_id, str) else [])
+            if maybe:
+                return FieldDescription(LABEL, Unknown("dynamic"), maybe[0].tag_node, maybe[0].node)
         if label is not None:
             label_text = label_text_of(label.node)
             if label_text != "":
