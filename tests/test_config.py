@@ -136,6 +136,20 @@ def test_excluded_explicit_file_is_linted_unless_force_exclude(project):
     assert check_json("--force-exclude", "src/app.js") == (0, [])
 
 
+@pytest.mark.parametrize("options", [("--no-cache", "-j1"), ("--no-cache", "-j2"), ("--cache-dir", "cache")])
+def test_findings_in_an_excluded_module_reached_through_an_import_are_dropped(project, options):
+    """The excludes say a file's findings are not wanted: a linted file importing it does not bring them back.
+    What the importer's own lines show (its registration) stays."""
+    write(project / "generated" / "gen.js", 'export const genTool = { name: "gen", description: "Generates the '
+                                            'weekly report for users.", run() {}, execute() { return 1; } };\n')
+    write(project / "src" / "main.js", 'import { genTool } from "../generated/gen.js";\n'
+                                       "await document.modelContext?.registerTool(genTool);\n")
+    assert ("generated/gen.js", "WM206") in check_json("src/main.js", *options)[1]
+    write(project / "webmcp-lint.toml", 'extend-exclude = ["generated/"]\n')
+    assert check_json("src/main.js", *options)[1] == []
+    assert ("generated/gen.js", "WM206") in check_json("src/main.js", "generated/gen.js", *options)[1]  # linted
+
+
 def test_force_exclude_applies_the_default_excluded_directories(project):
     write(project / "dist" / "bundle.js", NAVIGATOR)
     assert check_json("dist/bundle.js")[0] == 1

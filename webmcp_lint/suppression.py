@@ -17,11 +17,13 @@ Matching runs after every rule has reported and before WM003
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from tree_sitter import Node
 
 from webmcp_lint.diagnostics import Diagnostic
+from webmcp_lint.discovery import explicitly_excluded
 from webmcp_lint.model import FileAnalysis, Project, Script
 from webmcp_lint.record import Record
 from webmcp_lint.rules import all_rules
@@ -162,18 +164,24 @@ def misspelled_kind(kind: str) -> str | None:
 
 def apply_suppressions(project: Project, settings: "Settings", diagnostics: list[Diagnostic],
                        run_late_rule: Callable[["Rule", str, Callable[[], Iterable]], None]) -> None:
-    """Drop (in place) the findings per-file-ignores or a directive suppress, then run the rules reading the outcome.
+    """Drop (in place) the findings per-file-ignores or a directive suppress, and those in an excluded file the run
+    reached only through an import (the excludes say its findings are not wanted), then run the rules reading the
+    outcome.
 
     ``run_late_rule`` is the engine's rule runner: it turns a crash into a
     notice and appends what late rules (WM003) report to ``diagnostics``.
     """
     directives_by_path = {analysis.source.display_path: analysis.suppressions for analysis in project.files}
+    excluded_imports = {analysis.source.display_path for analysis in project.files
+                        if analysis.imported_only and explicitly_excluded(Path(analysis.source.path), settings.exclusion)}
     for analysis in project.files:
         mark_file_level(analysis)
     ignores = settings.per_file_ignores  # most runs have none, and most files no directive: nothing to ask then
     kept = []
     for diagnostic in diagnostics:
         if ignores and settings.ignored_in_file(diagnostic.code, diagnostic.source):
+            continue
+        if excluded_imports and diagnostic.source.display_path in excluded_imports:
             continue
         directives = directives_by_path.get(diagnostic.source.display_path)
         if directives and _suppress(directives, diagnostic):
