@@ -233,6 +233,22 @@ def test_wm503_fix_on_one_line_and_without_trailing_comma():
     assert 'useWebMCP({ name: "a_b", execute() {}, enabled: p.on });' in _apply(found)
 
 
+def test_wm503_fix_makes_a_logical_condition_a_boolean():
+    """``enabled`` takes a boolean; ``a && b`` is one of its operands (a trip object, say)."""
+    code = REACT + 'export function A(p) { if (p.signedIn && p.trip) useWebMCP({ name: "a_b", execute() {} }); return null; }\n'
+    [found] = findings(code, "WM503", "a.jsx")
+    assert "enabled: Boolean(p.signedIn && p.trip) });" in _apply(found)
+
+
+def test_wm503_tells_vue_code_about_setup_not_renders():
+    vue = VUE + 'export function useTools(on) { if (on) useWebMCP({ name: "a_b", execute() {} }); }\n'
+    [found] = findings(vue, "WM503", "tools.js")
+    assert "unconditionally in setup and pass the condition as `enabled` (a getter)." in found.message
+    [react] = findings(REACT + 'export function A(p) { if (p.on) useWebMCP({ name: "a_b", execute() {} }); }\n',
+                       "WM503", "a.jsx")
+    assert "unconditionally on every render and pass the condition as `enabled`." in react.message
+
+
 @pytest.mark.parametrize("body", [
     f"if (p.on) {{ {HOOK}; }} else {{ log(); }}",
     f"if (p.on) {{ {HOOK}; log(); }}",

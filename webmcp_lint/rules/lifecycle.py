@@ -245,9 +245,12 @@ def conditional_webmcp_hook(analysis: FileAnalysis) -> Iterator[Finding]:
             continue
         problem = hook_problem(call)
         if problem is not None and problem[0] == "WM503":
+            # Vue's setup runs once: there is no render to call it on, and `enabled` is read as a getter.
+            where = "in setup and pass the condition as `enabled` (a getter)" if call.framework == VUE \
+                else "on every render and pass the condition as `enabled`"
             yield finding_at(call.script.source, call.call,
-                             f"useWebMCP is called conditionally ({problem[1]}); call it unconditionally on every "
-                             "render and pass the condition as `enabled`.", _enabled_fix(call))
+                             f"useWebMCP is called conditionally ({problem[1]}); call it unconditionally {where}.",
+                             _enabled_fix(call))
 
 
 @rule("WM504", "webmcp-hook-outside-component", "warning", on=FILES)
@@ -283,13 +286,21 @@ def _enabled_fix(call: FrameworkCall) -> Fix | None:
     if any(text(child.child_by_field_name("key") or child) == "enabled" for child in properties):
         return None
     source = call.script.source
-    # Vue reads `enabled` reactively from a ref or a getter: a plain value would be read once.
-    enabled = f"() => {text(condition)}" if call.framework == VUE else text(condition)
+    # `enabled` is a boolean: `user && trip` is one of its operands, so it is made one. Vue reads it reactively from
+    # a ref or a getter: a plain value would be read once.
+    enabled = f"Boolean({text(condition)})" if _is_logical(condition) else text(condition)
+    enabled = f"() => {enabled}" if call.framework == VUE else enabled
     new_text = _with_enabled(source.data, statement, options, properties, enabled)
     indent = statement.start_point.column - holder.start_point.column
     new_text = "\n".join(line[indent:] if line[:indent].isspace() else line for line in new_text.split("\n"))
     return Fix("unsafe", (Edit(holder.start_byte, holder.end_byte, new_text),),
                "Call useWebMCP unconditionally and pass the condition as enabled")
+
+
+def _is_logical(condition: Node) -> bool:
+    """``a && b``, ``a || b``, ``a ?? b``: their value is one of the operands, not a boolean."""
+    operator = condition.child_by_field_name("operator") if condition.type == "binary_expression" else None
+    return operator is not None and operator.type in LOGICAL_OPERATORS
 
 
 def _with_enabled(data: bytes, statement: Node, options: Node, properties: list[Node], condition: str) -> str:
