@@ -40,23 +40,39 @@ DEPENDENCY_FIELDS = ("dependencies", "devDependencies", "peerDependencies")
 
 
 class Integration(HashedRecord):
-    """One framework API that declares tools."""
+    """One framework API that declares tools, and how its wrapper calls the tool's execute.
 
-    _compared = ("framework", "source_kind", "api")
+    ``passes_signal``: execute gets the run's options (``{ signal }``) as its second argument.
+    ``reports_throws``: a throw becomes an ``isError`` result carrying its message.
+    ``reports_returned_errors``: a returned ``Error`` becomes such a result too (instead of ``{}``).
+    The execute rules (WM401, WM403 to WM405, WM409) read these facts, never the package's name.
+    """
 
-    def __init__(self, framework: str, source_kind: SourceKind, api: str) -> None:
+    _compared = ("framework", "source_kind", "api", "passes_signal", "reports_throws", "reports_returned_errors")
+
+    def __init__(self, framework: str, source_kind: SourceKind, api: str, *, passes_signal: bool = True,
+                 reports_throws: bool = False, reports_returned_errors: bool = False) -> None:
         self.framework = framework
         self.source_kind = source_kind
         self.api = api
+        self.passes_signal = passes_signal
+        self.reports_throws = reports_throws
+        self.reports_returned_errors = reports_returned_errors
 
 
 # (module, exported name) -> integration. `form` is Angular's signal form (the tool is an option of it).
+# usewebmcp 5.1.0 (re-exported by @mcp-b/react-webmcp 5.1.0) calls `execute(input)` and turns a throw into
+# `{ content: [{ text: "Error: <message>" }], isError: true }`, but a returned Error goes through
+# normalizeToolResponse as `"{}"`. @vueuse/core 15.0.0 calls `execute(args)` and throws a returned Error
+# itself, so both become an isError result with the message.
+MCP_B_USE_WEBMCP = Integration(REACT, SourceKind.REACT, "useWebMCP", passes_signal=False, reports_throws=True)
 INTEGRATIONS = {
     ("use-webmcp-tool", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
     ("use-webmcp-tool", "default"): Integration(REACT, SourceKind.REACT, "useWebMCP"),  # not on npm yet: both forms
-    ("usewebmcp", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
-    ("@mcp-b/react-webmcp", "useWebMCP"): Integration(REACT, SourceKind.REACT, "useWebMCP"),
-    ("@vueuse/core", "useWebMCP"): Integration(VUE, SourceKind.VUE, "useWebMCP"),
+    ("usewebmcp", "useWebMCP"): MCP_B_USE_WEBMCP,
+    ("@mcp-b/react-webmcp", "useWebMCP"): MCP_B_USE_WEBMCP,
+    ("@vueuse/core", "useWebMCP"): Integration(VUE, SourceKind.VUE, "useWebMCP", passes_signal=False,
+                                               reports_throws=True, reports_returned_errors=True),
     ("@angular/core", "provideExperimentalWebMcpTools"):
         Integration(ANGULAR, SourceKind.ANGULAR, "provideExperimentalWebMcpTools"),
     ("@angular/core", "declareExperimentalWebMcpTool"):
