@@ -255,6 +255,10 @@ def test_wm404_head_not_flagged(execute):
     ("async execute(input, { signal }) { const [a, b] = await Promise.all([one.load({ signal }), two.load()]); "
      "return { a, b }; }", "two.load()"),
     ("async execute(input, opts) { return await svc.get(input.id); }", "svc.get(input.id)"),
+    ("async execute({ ids }, { signal }) { return await Promise.all(ids.map((id) => rows.load(id).then((r) => r.rows"
+     "))); }", "rows.load(id)"),
+    ("async execute({ id }, { signal }) { return await Promise.allSettled([one.load(id, { signal }), "
+     "two.load(id).catch(() => null)]); }", "two.load(id)"),
 ])
 def test_wm404_flags_awaited_helpers_without_the_signal(execute, flagged):
     code = tool(execute)
@@ -289,6 +293,14 @@ def test_wm404_message_shows_how_to_reach_the_signal():
     "execute(input, { signal }) { return cartService.getItems(); }",  # synchronous
     STREAM_READING,
     "async execute(input, { signal }) { const trips = await find({ signal }); return trips.map((t) => t.id); }",
+    # combined calls that pass the signal, through their .then/.catch/.finally chains as a direct await is
+    "async execute({ ids }, { signal }) { const rows = await Promise.all(ids.map((id) => fetch(`/r/${id}`, "
+    "{ signal }).then((r) => r.json()))); return { rows }; }",
+    "async execute({ ids }, { signal }) { return await Promise.all(ids.map(async (id) => await rows.load(id, "
+    "{ signal }).then((r) => r.rows).finally(done))); }",
+    "async execute({ id }, { signal }) { return await Promise.allSettled([one.load(id, { signal }).then(pick), "
+    "two.load(id, signal).catch(() => null)]); }",
+    "async execute({ id }, { signal }) { return await one.load(id, { signal }).then(pick).catch(() => null); }",
 ])
 def test_wm404_not_flagged(execute):
     assert findings(tool(execute), "WM404") == []
