@@ -134,7 +134,9 @@ def abort_swallowed(tool: ToolDefinition, project: Project) -> Iterator[Finding]
 
 @rule("WM403", "abortable-call-without-signal", "error", on=TOOLS, fix="unsafe")
 def abortable_call_without_signal(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    model = execute_of(tool, project) if not _gets_no_signal(tool) else None
+    if _gets_no_signal(tool):
+        return
+    model = execute_of(tool, project)
     if model is None:
         return
     for api_call in model.signal_api_calls:
@@ -189,7 +191,9 @@ def _signal_fix(model: ExecuteModel, api_call: SignalApiCall) -> Fix | None:
 
 @rule("WM404", "signal-not-forwarded", "warning", on=TOOLS)
 def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    model = execute_of(tool, project) if not _gets_no_signal(tool) else None
+    if _gets_no_signal(tool):
+        return
+    model = execute_of(tool, project)
     if model is None or not model.is_async:
         return
     if model.parameter_count < 2:
@@ -217,7 +221,9 @@ def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Fin
 
 @rule("WM405", "timer-without-abort", "warning", on=TOOLS)
 def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    model = execute_of(tool, project) if not _gets_no_signal(tool) else None
+    if _gets_no_signal(tool):
+        return
+    model = execute_of(tool, project)
     if model is None or _handles_abort(model):
         return
     take = "" if model.signal_in_scope else "take `{ signal }` as execute's second parameter and "
