@@ -255,6 +255,10 @@ def test_wm404_head_not_flagged(execute):
     ("async execute(input, { signal }) { const [a, b] = await Promise.all([one.load({ signal }), two.load()]); "
      "return { a, b }; }", "two.load()"),
     ("async execute(input, opts) { return await svc.get(input.id); }", "svc.get(input.id)"),
+    ("async execute({ ids }, { signal }) { return await Promise.all(ids.map((id) => rows.load(id).then((r) => r.rows"
+     "))); }", "rows.load(id)"),
+    ("async execute({ id }, { signal }) { return await Promise.allSettled([one.load(id, { signal }), "
+     "two.load(id).catch(() => null)]); }", "two.load(id)"),
 ])
 def test_wm404_flags_awaited_helpers_without_the_signal(execute, flagged):
     code = tool(execute)
@@ -289,6 +293,14 @@ def test_wm404_message_shows_how_to_reach_the_signal():
     "execute(input, { signal }) { return cartService.getItems(); }",  # synchronous
     STREAM_READING,
     "async execute(input, { signal }) { const trips = await find({ signal }); return trips.map((t) => t.id); }",
+    # combined calls that pass the signal, through their .then/.catch/.finally chains as a direct await is
+    "async execute({ ids }, { signal }) { const rows = await Promise.all(ids.map((id) => fetch(`/r/${id}`, "
+    "{ signal }).then((r) => r.json()))); return { rows }; }",
+    "async execute({ ids }, { signal }) { return await Promise.all(ids.map(async (id) => await rows.load(id, "
+    "{ signal }).then((r) => r.rows).finally(done))); }",
+    "async execute({ id }, { signal }) { return await Promise.allSettled([one.load(id, { signal }).then(pick), "
+    "two.load(id, signal).catch(() => null)]); }",
+    "async execute({ id }, { signal }) { return await one.load(id, { signal }).then(pick).catch(() => null); }",
 ])
 def test_wm404_not_flagged(execute):
     assert findings(tool(execute), "WM404") == []
@@ -574,3 +586,71 @@ def test_execute_rules_run_on_html_script_blocks():
 """
     (finding,) = findings(page, "WM403", "index.html")
     assert finding.start_position() == (7, 30)
+
+
+# ----------------------------------------------------------------------------- how an integration calls execute
+# @vueuse/core and usewebmcp (re-exported by @mcp-b/react-webmcp) call `execute(input)` with no signal, and turn a
+# throw into an isError result with its message; only @vueuse/core does the same for a returned Error.
+
+
+def integration_tool(module: str, execute: str) -> tuple[str, str]:
+    """A tool declared through ``module``'s useWebMCP with this execute, and the file name to lint it as."""
+    call = f"""useWebMCP({{
+  name: "get_weather",
+  description: "Report the weather for the city the user asks about.",
+  {execute},
+}});"""
+    if module == "@vueuse/core":
+        return f'<script setup>\nimport {{ useWebMCP }} from "{module}";\n{call}\n</script>\n', "Weather.vue"
+    return (f'import {{ useWebMCP }} from "{module}";\nexport function Weather() {{\n  {call}\n  return null;\n}}\n',
+            "Weather.jsx")
+
+
+NO_SIGNAL_MODULES = ("@vueuse/core", "usewebmcp", "@mcp-b/react-webmcp")
+UNCANCELLABLE_EXECUTE = ("async execute({ city }) { await new Promise((done) => setTimeout(done, 500)); "
+                         "while (!(await poll(city))) { await sleep(100); } "
+                         "const r = await fetch(`/w?c=${city}`); return await weather.load(city); }")
+
+
+@pytest.mark.parametrize("module", NO_SIGNAL_MODULES)
+def test_integrations_without_a_run_signal_get_no_signal_advice(module):
+    code, filename = integration_tool(module, UNCANCELLABLE_EXECUTE)
+    assert findings(code, "WM403", filename) == []
+    assert findings(code, "WM404", filename) == []
+    assert findings(code, "WM405", filename) == []
+
+
+@pytest.mark.parametrize("rule", ["WM403", "WM404", "WM405"])
+def test_an_integration_that_passes_the_signal_still_gets_signal_advice(rule):
+    code, filename = integration_tool("use-webmcp-tool", UNCANCELLABLE_EXECUTE)
+    assert findings(code, rule, filename) != []
+
+
+@pytest.mark.parametrize("module", ["usewebmcp", "@mcp-b/react-webmcp"])
+def test_wm401_mcp_b_use_webmcp_reports_throws_itself(module):
+    code, filename = integration_tool(module, 'execute() { throw new Error("The city is unknown."); }')
+    assert findings(code, "WM401", filename) == []
+
+
+RETURNS_AN_ERROR = ('async execute({ city }) { try { return await weather.load(city); } '
+                    'catch (err) { if (err.status) return err; return new Error(`No weather for ${city}.`); } }')
+
+
+def test_wm409_vue_reports_a_returned_error_itself():
+    code, filename = integration_tool("@vueuse/core", RETURNS_AN_ERROR)
+    assert findings(code, "WM409", filename) == []
+
+
+@pytest.mark.parametrize("execute, flagged", [
+    ("execute() { return { error: new Error(\"No city.\") }; }", ['new Error("No city.")']),
+    ("execute() { return new Map(); }", ["new Map()"]),
+])
+def test_wm409_vue_still_flags_errors_inside_the_result_and_other_values(execute, flagged):
+    code, filename = integration_tool("@vueuse/core", execute)
+    assert flagged_text(code, "WM409", filename) == flagged
+
+
+@pytest.mark.parametrize("module", ["usewebmcp", "@mcp-b/react-webmcp", "use-webmcp-tool"])
+def test_wm409_a_returned_error_is_lost_outside_vue(module):
+    code, filename = integration_tool(module, RETURNS_AN_ERROR)
+    assert flagged_text(code, "WM409", filename) == ["err", "new Error(`No weather for ${city}.`)"]

@@ -314,6 +314,51 @@ def test_wm501_explicit_undefined_options_have_no_signal():
     assert len(findings(code, "WM501")) == 1
 
 
+SOLID_COMPONENT = f"""export function Cart() {{
+  onMount(() => {{
+    const controller = new AbortController();
+    document.modelContext?.registerTool({DEFINITION}, {{ signal: controller.signal }});
+    onCleanup(() => controller.abort());
+  }});
+  return <ul />;
+}}
+"""
+
+
+@pytest.mark.parametrize("module", ["solid-js", "preact/hooks", "@stencil/core", "@builder.io/qwik"])
+def test_wm502_a_jsx_component_of_another_framework_is_not_a_react_app(module):
+    code = f'import {{ onMount, onCleanup }} from "{module}";\n' + SOLID_COMPONENT
+    assert findings(code, "WM502", "Cart.tsx") == []
+    assert findings(code, "WM502", "Cart.jsx") == []
+
+
+@pytest.mark.parametrize("dependency", ["solid-js", "preact", "@stencil/core"])
+def test_wm502_a_package_of_another_jsx_framework_makes_no_react_app_of_its_tsx(tmp_path, dependency):
+    result = lint_project(tmp_path, {
+        "package.json": f'{{ "dependencies": {{ "{dependency}": "^1.0.0" }} }}',
+        "src/Cart.tsx": SOLID_COMPONENT,
+    })
+    assert [d for d in result.diagnostics if d.code == "WM502"] == []
+
+
+def test_wm502_a_tsx_file_of_a_vue_package_is_a_vue_app(tmp_path):
+    result = lint_project(tmp_path, {
+        "package.json": '{ "devDependencies": { "vue": "^3.5.0" } }',
+        "src/Cart.tsx": SOLID_COMPONENT,
+    })
+    [found] = [d for d in result.diagnostics if d.code == "WM502"]
+    assert "Vue app" in found.message and "depends on vue" in found.message
+
+
+def test_wm502_a_tsx_file_of_a_react_package_is_still_a_react_app(tmp_path):
+    result = lint_project(tmp_path, {
+        "package.json": '{ "dependencies": { "react": "^19.0.0", "lodash": "^4.0.0" } }',
+        "src/Cart.tsx": SOLID_COMPONENT,
+    })
+    [found] = [d for d in result.diagnostics if d.code == "WM502"]
+    assert "React app (it is a .tsx component)" in found.message
+
+
 def test_wm502_nuxt_dependency_marks_a_vue_app(tmp_path):
     result = lint_project(tmp_path, {
         "package.json": '{ "dependencies": { "nuxt": "^4.0.0" } }',

@@ -29,6 +29,38 @@ def test_wm101_fix_replaces_navigator_with_document():
     assert finding.source.slice(edit.start, edit.end) == "navigator" and edit.text == "document"
 
 
+def fixed(code: str, filename: str = "app.js") -> tuple[str, str] | None:
+    """The applicability of WM101's fix for ``code``'s one finding and the code it gives, or None without a fix."""
+    [finding] = findings(code, "WM101", filename)
+    if finding.fix is None:
+        return None
+    data = code.encode("utf-8")
+    for edit in sorted(finding.fix.edits, key=lambda edit: edit.start, reverse=True):
+        data = data[:edit.start] + edit.text.encode("utf-8") + data[edit.end:]
+    return finding.fix.applicability, data.decode("utf-8")
+
+
+def test_wm101_destructuring_only_model_context_is_fixed_safely():
+    assert fixed("const { modelContext: mc } = navigator;") == ("safe", "const { modelContext: mc } = document;")
+
+
+@pytest.mark.parametrize("code, result", [
+    ("const { modelContext, userAgent } = navigator;",
+     "const { userAgent } = navigator, { modelContext } = document;"),
+    ("let { language, modelContext: mc }: Navigator = navigator, other = 1;",
+     "let { language }: Navigator = navigator, { modelContext: mc } = document, other = 1;"),
+    ("const { platform, modelContext, vendor } = window.navigator;",
+     "const { platform, vendor } = window.navigator, { modelContext } = document;"),
+])
+def test_wm101_destructuring_other_properties_keeps_them_on_navigator_unsafely(code, result):
+    assert fixed(code, "app.ts") == ("unsafe", result)
+    assert findings(result, "WM101", "app.ts") == []
+
+
+def test_wm101_no_fix_when_a_rest_element_would_take_model_context():
+    assert fixed("const { modelContext, ...rest } = navigator;") is None
+
+
 def test_wm101_ignores_a_local_navigator():
     code = "function f(navigator) { return navigator.modelContext; }\nconst navigator2 = 1;"
     assert findings(code, "WM101") == []

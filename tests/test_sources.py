@@ -130,8 +130,8 @@ def test_use_webmcp_options_are_definitions(module, kind, framework):
     assert kinds(code) == [(kind, framework, "bad name")]
     assert flagged_text(code, "WM201") == ['"bad name"']
     assert flagged_text(code, "WM206") == []  # enabled is a hook option
-    # The Vue wrapper turns throws into isError results (WM401 exempts it); the React hooks do not.
-    assert len(flagged_text(code, "WM401")) == (0 if kind == SourceKind.VUE else 1)
+    # The Vue and MCP-B wrappers turn throws into isError results (WM401 exempts them); use-webmcp-tool is unknown.
+    assert len(flagged_text(code, "WM401")) == (1 if module == "use-webmcp-tool" else 0)
 
 
 def test_vue_namespace_import_and_extra_options():

@@ -1032,14 +1032,8 @@ class ExecuteModel:
 
     def _awaited_nodes(self, expression: Node | None) -> list[Node]:
         """The calls an await waits for: through ``.then/.catch/.finally`` chains and ``Promise.all([...])``."""
-        calls = self._calls_by_id  # the walk kept every call and ``new`` of the await's function
-        node = unwrap(expression)
-        call = calls.get(node.id) if node is not None else None
-        for _ in range(16):
-            if call is None or call.method not in ("then", "catch", "finally"):
-                break
-            node = call.receiver
-            call = calls.get(node.id) if node is not None else None
+        node = self._chain_start(expression)
+        call = self._calls_by_id.get(node.id) if node is not None else None
         if call is None:
             return []
         found = [call.node]
@@ -1047,24 +1041,40 @@ class ExecuteModel:
             found.extend(self._combined_calls(call.arguments[0]))
         return found
 
+    def _chain_start(self, expression: Node | None) -> Node | None:
+        """What a ``.then/.catch/.finally`` chain starts from: ``fetch(u, { signal })`` in
+        ``fetch(u, { signal }).then((r) => r.json())``, whose promise the chain settles with; ``expression``
+        itself when it is no such chain. The walk kept every call and ``new`` of the await's function."""
+        calls = self._calls_by_id
+        node = unwrap(expression)
+        call = calls.get(node.id) if node is not None else None
+        for _ in range(16):
+            if call is None or call.method not in ("then", "catch", "finally"):
+                break
+            node = unwrap(call.receiver)
+            call = calls.get(node.id) if node is not None else None
+        return node
+
     def _combined_calls(self, argument: Node) -> list[Node]:
-        """Calls whose promises ``Promise.all`` combines: array elements, or what a ``.map`` callback returns."""
+        """Calls whose promises ``Promise.all`` combines: array elements, or what a ``.map`` callback returns,
+        each through its ``.then/.catch/.finally`` chain as a direct await is."""
         argument = unwrap(argument)
         if argument is None:
             return []
         if argument.type == "array":
-            return [element for element in map(unwrap, argument.named_children)
-                    if element is not None and element.type in ("call_expression", "new_expression")]
-        call = self._calls_by_id.get(argument.id)
-        if call is not None and call.method == "map" and call.arguments:
+            combined = [self._chain_start(element) for element in argument.named_children]
+        else:
+            call = self._calls_by_id.get(argument.id)
+            if call is None or call.method != "map" or not call.arguments:
+                return []
             callback = unwrap(call.arguments[0])
-            if callback is not None and callback.type == "arrow_function":
-                body = unwrap(callback.child_by_field_name("body"))
-                if body is not None and body.type == "await_expression" and body.named_children:
-                    body = unwrap(body.named_children[0])
-                if body is not None and body.type in ("call_expression", "new_expression"):
-                    return [body]
-        return []
+            if callback is None or callback.type != "arrow_function":
+                return []
+            body = unwrap(callback.child_by_field_name("body"))
+            if body is not None and body.type == "await_expression" and body.named_children:
+                body = body.named_children[0]
+            combined = [self._chain_start(body)]
+        return [node for node in combined if node is not None and node.type in ("call_expression", "new_expression")]
 
     def is_instant(self, call: Call) -> bool:
         """Awaiting it is not work a signal could cancel: body readers, Promise combinators, ``new Promise``."""

@@ -21,7 +21,7 @@ from webmcp_lint.source import SourceFile
 if TYPE_CHECKING:
     from webmcp_lint.diagnostics import Fix
     from webmcp_lint.declarative import FormTool
-    from webmcp_lint.frameworks import Detection
+    from webmcp_lint.frameworks import Detection, Integration
     from webmcp_lint.project_index import ProjectIndex
 
 
@@ -141,11 +141,12 @@ class ToolDefinition(Record):
     """One tool, whatever its source. ``definition`` is the static object (a form's is synthesised)."""
 
     _compared = ("source_kind", "script", "source", "node", "definition", "registration", "framework",
-                 "extra_fields", "form")
+                 "extra_fields", "form", "integration")
 
     def __init__(self, source_kind: SourceKind, script: Script | None, source: SourceFile, node: Node,
                  definition: JSObject, registration: Registration | None = None, framework: str | None = None,
-                 extra_fields: tuple[str, ...] = (), form: "FormTool | None" = None) -> None:
+                 extra_fields: tuple[str, ...] = (), form: "FormTool | None" = None,
+                 integration: "Integration | None" = None) -> None:
         self.source_kind = source_kind
         self.script = script
         self.source = source
@@ -155,6 +156,7 @@ class ToolDefinition(Record):
         self.framework = framework
         self.extra_fields = extra_fields
         self.form = form  # the <form toolname> facts of a SourceKind.FORM tool
+        self.integration = integration  # the framework API that declared it: how its execute is called
         # ``get`` and ``prop`` are the definition's own lookups (rules read some 15,000 fields and 9,000
         # properties a run: one call each, not two).
         self.get: Callable[[str], Value] = definition.get

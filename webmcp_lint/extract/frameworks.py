@@ -145,7 +145,7 @@ def _extract(script: Script, analysis: FileAnalysis) -> None:
         for definition in _definitions(integration, call_arguments(call), script):
             tool = ToolDefinition(integration.source_kind, script, script.source, definition.node, definition,
                                   framework=integration.framework,
-                                  extra_fields=EXTRA_FIELDS.get(integration.source_kind, ()))
+                                  extra_fields=EXTRA_FIELDS.get(integration.source_kind, ()), integration=integration)
             if tool.identity not in seen:
                 seen.add(tool.identity)
                 analysis.tools.append(tool)

@@ -26,7 +26,7 @@ from webmcp_lint.execute import (
     trailing_child,
     value_branches,
 )
-from webmcp_lint.model import Finding, Project, SourceKind, ToolDefinition
+from webmcp_lint.model import Finding, Project, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 from webmcp_lint.scope import FUNCTION_KINDS, spelled
 from webmcp_lint.syntax import member_name, spelled_nodes, text, unwrap
@@ -61,6 +61,12 @@ def _at_head(model: ExecuteModel, message: str, fix: Fix | None = None) -> Findi
     return Finding(model.source, start, end, message, model.tool.name, fix)
 
 
+def _gets_no_signal(tool: ToolDefinition) -> bool:
+    """The integration calls execute with the input only (Vue's and MCP-B's useWebMCP): there is no run signal
+    to take or pass on, and a second parameter would be undefined."""
+    return tool.integration is not None and not tool.integration.passes_signal
+
+
 def _callee(node: Node) -> str:
     callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
     shown = _shown(callee) if callee is not None else "call"
@@ -72,8 +78,8 @@ def _callee(node: Node) -> str:
 
 @rule("WM401", "throw-in-execute", "warning", on=TOOLS)
 def throw_in_execute(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
-    if tool.source_kind == SourceKind.VUE:
-        return  # @vueuse/core's useWebMCP turns throws into isError results that carry the message
+    if tool.integration is not None and tool.integration.reports_throws:
+        return  # the integration turns throws into isError results that carry the message
     model = execute_of(tool, project)
     if model is None:
         return
@@ -128,6 +134,8 @@ def abort_swallowed(tool: ToolDefinition, project: Project) -> Iterator[Finding]
 
 @rule("WM403", "abortable-call-without-signal", "error", on=TOOLS, fix="unsafe")
 def abortable_call_without_signal(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if _gets_no_signal(tool):
+        return
     model = execute_of(tool, project)
     if model is None:
         return
@@ -183,12 +191,13 @@ def _signal_fix(model: ExecuteModel, api_call: SignalApiCall) -> Fix | None:
 
 @rule("WM404", "signal-not-forwarded", "warning", on=TOOLS)
 def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if _gets_no_signal(tool):
+        return
     model = execute_of(tool, project)
     if model is None or not model.is_async:
         return
     if model.parameter_count < 2:
-        # @vueuse/core calls execute with the input only: there is no options object to take.
-        if tool.source_kind != SourceKind.VUE and model.awaits_work():
+        if model.awaits_work():
             yield _at_head(model, "This async execute awaits work but takes no second parameter, so it never sees "
                                   "the run's AbortSignal; declare `execute(input, { signal })` and pass `signal` on.")
         return
@@ -212,6 +221,8 @@ def signal_not_forwarded(tool: ToolDefinition, project: Project) -> Iterator[Fin
 
 @rule("WM405", "timer-without-abort", "warning", on=TOOLS)
 def timer_without_abort(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if _gets_no_signal(tool):
+        return
     model = execute_of(tool, project)
     if model is None or _handles_abort(model):
         return
@@ -435,18 +446,21 @@ def non_serializable_result(tool: ToolDefinition, project: Project) -> Iterator[
     model = execute_of(tool, project)
     if model is None:
         return
+    errors_reported = tool.integration is not None and tool.integration.reports_returned_errors
     for ret in model.execute_returns:
-        for shown, reason in _unserializable(model, ret.value):
+        for shown, reason in _unserializable(model, ret.value, errors_reported):
             yield _at(model, shown, f"execute returns {reason}.")
 
 
-def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node, str]]:
+def _unserializable(model: ExecuteModel, value: Node | None, errors_reported: bool) -> list[tuple[Node, str]]:
     """Returned expressions that JSON cannot carry, with the reason: the value (through ``await``, ``?:``,
     ``||``, ``??``) and the direct members of a returned object or array literal (``{ error: err }``).
+    With ``errors_reported`` (the integration makes a returned Error an isError result with its message),
+    a returned error itself is fine; one inside an object or array is still lost.
 
     Each expression's kind is read once: names and awaits are resolved to what they hold, the rest is its own
     value."""
-    candidates: list[tuple[Node, str]] = []  # each with its kind
+    candidates: list[tuple[Node, str, bool]] = []  # each with its kind, and whether it is the whole result
     for branch in value_branches(value):
         kind = branch.type
         if kind == "object":
@@ -460,27 +474,32 @@ def _unserializable(model: ExecuteModel, value: Node | None) -> list[tuple[Node,
         elif kind == "array":
             members = [child for child in branch.named_children if child.type != "spread_element"]
         else:
-            candidates.append((branch, kind))
+            candidates.append((branch, kind, True))
             continue
         for member in members:
             member_kind = member.type if member is not None else None
             if member_kind in BRANCHING_KINDS:
-                candidates.extend((candidate, candidate.type) for candidate in value_branches(member))
+                candidates.extend((candidate, candidate.type, False) for candidate in value_branches(member))
             elif member_kind is not None:
-                candidates.append((member, member_kind))  # a value that is just itself: its kind read once
+                candidates.append((member, member_kind, False))  # a value that is just itself: its kind read once
     found = []
-    for shown, kind in candidates:
+    for shown, kind, whole in candidates:
         if kind not in MAY_NOT_SERIALIZE:
             continue  # a literal, a member read, an operation: JSON carries what it gives
+        error_reported = whole and errors_reported
         if kind in HOLDING_KINDS:
             resolved, caught = model.returned_value(shown)
             if caught:
-                found.append((shown, "the caught error, which serialises to `{}` so its message is lost; "
-                                     "return `{ error: err.message }`"))
+                if not error_reported:
+                    found.append((shown, "the caught error, which serialises to `{}` so its message is lost; "
+                                         "return `{ error: err.message }`"))
                 continue
-            reason = _reason(model, resolved, resolved.type) if resolved is not None else None
+            value, value_kind = resolved, resolved.type if resolved is not None else None
         else:
-            reason = _reason(model, shown, kind)
+            value, value_kind = shown, kind
+        if value is None or (error_reported and _error_constructor(value, value_kind) is not None):
+            continue
+        reason = _reason(model, value, value_kind)
         if reason is not None:
             found.append((shown, reason))
     return found
@@ -505,13 +524,21 @@ def _last_name(model: ExecuteModel, call: Node) -> str | None:
     return None
 
 
+def _error_constructor(node: Node, kind: str | None) -> str | None:
+    """``TypeError`` in ``new TypeError(...)``: the error class a ``new`` expression makes, or None."""
+    if kind != "new_expression":
+        return None
+    constructor = dotted_name(node.child_by_field_name("constructor")) or ""
+    return constructor if constructor.endswith("Error") or constructor == "DOMException" else None
+
+
 def _reason(model: ExecuteModel, node: Node, kind: str) -> str | None:
     """Why ``node`` (of that kind, in the model's script) does not survive JSON, or None."""
     if kind == "new_expression":
+        error = _error_constructor(node, kind)
+        if error is not None:
+            return f"a `{error}`, which serialises to `{{}}` so its message is lost; return `{{ error: err.message }}`"
         constructor = dotted_name(node.child_by_field_name("constructor")) or ""
-        if constructor.endswith("Error") or constructor == "DOMException":
-            return (f"a `{constructor}`, which serialises to `{{}}` so its message is lost; "
-                    "return `{ error: err.message }`")
         if constructor in COLLECTIONS:
             return f"a `{constructor}`, which serialises to `{{}}`; return an array or a plain object"
         return None

@@ -39,9 +39,43 @@ def deprecated_navigator_model_context(analysis: FileAnalysis) -> Iterator[Findi
         # `window.navigator` becomes `window.document`: replace just the `navigator` name.
         name = navigator.child_by_field_name("property") if navigator.type == "member_expression" else navigator
         fix = Fix("safe", (Edit(name.start_byte, name.end_byte, "document"),), "Use document.modelContext")
+        if reach.node.type == "variable_declarator":
+            fix = _destructuring_fix(reach.node, fix)
         yield finding_at(reach.script.source, reach.node,
                          "navigator.modelContext is no longer supported (deprecated in Chromium 150); "
                          "use document.modelContext.", fix)
+
+
+def _destructuring_fix(declarator: Node, replace_navigator: Fix) -> Fix | None:
+    """The fix for ``const { modelContext, ... } = navigator``. Replacing ``navigator`` is safe only when
+    modelContext is all the pattern takes: ``userAgent`` and the like must still come from navigator. Otherwise
+    modelContext moves to a declarator of its own, ``const { userAgent } = navigator, { modelContext } =
+    document`` (unsafe: it restructures the declaration, and comments between the entries go); with a rest
+    element, which would then collect modelContext too, there is no fix."""
+    pattern = declarator.child_by_field_name("name")
+    entries = [child for child in pattern.named_children if child.type != "comment"] if pattern is not None else []
+    if len(entries) == 1:
+        return replace_navigator
+    taken = [entry for entry in entries if _takes_model_context(entry)]
+    if len(taken) != 1 or any(entry.type == "rest_pattern" for entry in entries):
+        return None
+    [moved] = taken
+    index = entries.index(moved)
+    if index + 1 < len(entries):  # the entry and the comma after it
+        start, end = moved.start_byte, entries[index + 1].start_byte
+    else:  # the comma before it and the entry
+        start, end = entries[index - 1].end_byte, moved.end_byte
+    return Fix("unsafe", (Edit(start, end, ""),
+                          Edit(declarator.end_byte, declarator.end_byte, f", {{ {text(moved)} }} = document")),
+               "Take modelContext from document, the other properties from navigator")
+
+
+def _takes_model_context(entry: Node) -> bool:
+    """``modelContext`` or ``modelContext: mc`` in an object pattern (the entries the extractor reports)."""
+    if entry.type == "pair_pattern":
+        entry = entry.child_by_field_name("key")
+    return entry is not None and entry.type in ("shorthand_property_identifier_pattern", "property_identifier") \
+        and text(entry) == "modelContext"
 
 
 # WM102 ---------------------------------------------------------------------------------------------
