@@ -620,6 +620,16 @@ def test_integrations_without_a_run_signal_get_no_signal_advice(module):
     assert findings(code, "WM405", filename) == []
 
 
+@pytest.mark.parametrize("module", NO_SIGNAL_MODULES)
+def test_wm406_gives_no_destructuring_advice_where_no_options_object_comes(module):
+    """Destructuring `{ signal }` from an argument that is never passed throws at every call."""
+    misused = "async execute({ city }, signal) { return await weather.load(city, { signal }); }"
+    code, filename = integration_tool(module, misused)
+    assert findings(code, "WM406", filename) == []
+    code, filename = integration_tool("use-webmcp-tool", misused)  # it passes the options object: the advice holds
+    assert len(findings(code, "WM406", filename)) == 1
+
+
 @pytest.mark.parametrize("rule", ["WM403", "WM404", "WM405"])
 def test_an_integration_that_passes_the_signal_still_gets_signal_advice(rule):
     code, filename = integration_tool("use-webmcp-tool", UNCANCELLABLE_EXECUTE)

@@ -306,6 +306,8 @@ def _handles_abort(model: ExecuteModel) -> bool:
 
 @rule("WM406", "execute-options-misuse", "error", on=TOOLS, fix="safe")
 def execute_options_misuse(tool: ToolDefinition, project: Project) -> Iterator[Finding]:
+    if _gets_no_signal(tool):
+        return  # no options object comes: destructuring one, as the fix would, throws at every call
     model = execute_of(tool, project)
     if model is None or model.options is None or model.options.name is None:
         return
