@@ -70,6 +70,28 @@ def test_a_later_extends_entry_replaces_the_types_of_an_earlier_one(tmp_path):
     assert wm105(result) == [("tsconfig.json", "{")]  # no compilerOptions of its own: its first byte
 
 
+SOLUTION = '{ "files": [], "references": [{ "path": "./tsconfig.node.json" }, { "path": "./tsconfig.app.json" }] }'
+NODE = '{ "compilerOptions": { "types": ["node"] }, "include": ["vite.config.ts"] }'
+APP = '{\n  "compilerOptions": {\n    "types": ["vite/client"]\n  },\n  "include": ["src"]\n}'
+
+
+def test_a_solution_config_is_reported_in_the_referenced_config_that_holds_the_sources(tmp_path):
+    """Vite's templates: the root tsconfig.json only references the configs that compile the files."""
+    result = lint_project(tmp_path, {"package.json": INSTALLED, "src/main.ts": MAIN, "tsconfig.json": SOLUTION,
+                                     "tsconfig.node.json": NODE, "tsconfig.app.json": APP})
+    assert wm105(result) == [("tsconfig.app.json", '"types"')]
+
+
+def test_types_in_a_solution_configs_own_options_reach_no_file(tmp_path):
+    root = SOLUTION[:-2] + ', "compilerOptions": { "types": ["webmcp-types"] } }'
+    result = lint_project(tmp_path, {"package.json": INSTALLED, "src/main.ts": MAIN, "tsconfig.json": root,
+                                     "tsconfig.node.json": NODE, "tsconfig.app.json": APP})
+    assert wm105(result) == [("tsconfig.app.json", '"types"')]
+    included = '{ "files": [], "include": ["src"], "compilerOptions": { "types": ["webmcp-types"] } }'
+    result = lint_project(tmp_path / "b", {"package.json": INSTALLED, "src/main.ts": MAIN, "tsconfig.json": included})
+    assert wm105(result) == []  # it includes files: not a solution config
+
+
 def test_package_declared_in_a_workspace_root(tmp_path):
     result = lint_project(tmp_path, {"package.json": INSTALLED, "apps/web/package.json": NOT_INSTALLED,
                                      "apps/web/tsconfig.json": ENABLED, "apps/web/src/main.ts": MAIN})
