@@ -41,9 +41,28 @@ def test_wm501_flags_registrations_that_can_run_again_without_signal(code):
     f"function mount(options) {{ document.modelContext.registerTool({DEFINITION}, options); }}",
     f"function mount(options) {{ document.modelContext.registerTool({DEFINITION}, {{ ...options }}); }}",
     f'function mount() {{ server.registerTool("get_orders", {DEFINITION}); }}',
+    # A function of the module that one run-once place calls runs once too.
+    f"async function registerTools() {{ await document.modelContext.registerTool({DEFINITION}); }}\nregisterTools();",
+    f"const registerTools = async () => {{ await document.modelContext.registerTool({DEFINITION}); }};\n"
+    'document.addEventListener("DOMContentLoaded", registerTools);',
+    f"function register() {{ document.modelContext.registerTool({DEFINITION}); }}\n"
+    "function start() {{ register(); }}\nstart();",
 ])
 def test_wm501_not_flagged(code):
     assert findings(code, "WM501") == []
+
+
+@pytest.mark.parametrize("code", [
+    f"function registerTools() {{ document.modelContext.registerTool({DEFINITION}); }}\nregisterTools();\nregisterTools();",
+    f"export function registerTools() {{ document.modelContext.registerTool({DEFINITION}); }}\nregisterTools();",
+    f"function registerTools() {{ document.modelContext.registerTool({DEFINITION}); }}\n"
+    'button.addEventListener("click", registerTools);',
+    f"function registerTools() {{ document.modelContext.registerTool({DEFINITION}); }}\n"
+    "function onRoute() {{ registerTools(); }}\nrouter.on('change', onRoute);",
+    f"function registerTools() {{ document.modelContext.registerTool({DEFINITION}); }}\nexport {{ registerTools }};",
+])
+def test_wm501_flags_a_module_function_that_can_run_again(code):
+    assert len(findings(code, "WM501")) == 1
 
 
 # WM502 ----------------------------------------------------------------------------------------

@@ -81,26 +81,69 @@ def function_name(function: Node, parent: Node | None = None) -> str | None:
 
 
 # WM501 --------------------------------------------------------------------------------------
-def runs_once_per_page(call: Node) -> bool:
+DECLARED_FUNCTION_KINDS = ("function_declaration", "generator_function_declaration")
+MAX_CALLERS_FOLLOWED = 4  # run-once functions calling one another, followed before the answer is "may run again"
+
+
+def runs_once_per_page(call: Node, data: bytes, followed: int = 0) -> bool:
     """Module top level, or only inside callbacks that still run once per page load.
 
-    Those are IIFEs, array iteration callbacks, promise callbacks and
-    DOMContentLoaded/load listeners, each itself at such a place.
+    Those are IIFEs, array iteration callbacks, promise callbacks,
+    DOMContentLoaded/load listeners, and functions of the module that only
+    one such place calls (``async function registerTools() {...}
+    registerTools();``), each itself at such a place.
     """
     function = enclosing_function(call)
     while function is not None:
         holder = callback_holder(function)
         once = is_immediately_invoked(function)
         if holder is not None and not once:
-            name = callee_name(holder)
-            once = name in ARRAY_CALLBACK_METHODS or name in PROMISE_CALLBACK_METHODS
-            if name == "addEventListener":
-                arguments = call_arguments(holder)
-                once = bool(arguments) and text(arguments[0])[1:-1] in PAGE_LOAD_EVENTS
+            once = _runs_once_with(holder, function)
+        elif holder is None and not once and followed < MAX_CALLERS_FOLLOWED:
+            use = _only_use(function, data)
+            once = use is not None and runs_once_per_page(use, data, followed + 1)
         if not once:
             return False
         function = enclosing_function(function)
     return True
+
+
+def _runs_once_with(holder: Node, callback: Node) -> bool:
+    """``callback``, given to the call ``holder``, runs once per run of ``holder``."""
+    name = callee_name(holder)
+    if name in ARRAY_CALLBACK_METHODS or name in PROMISE_CALLBACK_METHODS:
+        return True
+    if name == "addEventListener":
+        arguments = call_arguments(holder)
+        return len(arguments) > 1 and text(arguments[0])[1:-1] in PAGE_LOAD_EVENTS and unwrap(arguments[1]) == callback
+    return False
+
+
+def _only_use(function: Node, data: bytes) -> Node | None:
+    """Where a function declared at module top level (not exported) is used, when that is its one use and runs it
+    once: a call of it, or a DOMContentLoaded/load listener given it (the call node either way)."""
+    parent = function.parent
+    if function.type in DECLARED_FUNCTION_KINDS:
+        name_node, statement = function.child_by_field_name("name"), function
+    elif parent is not None and parent.type == "variable_declarator" \
+            and unwrap(parent.child_by_field_name("value")) == function:
+        name_node, statement = parent.child_by_field_name("name"), parent.parent
+    else:
+        return None
+    root = statement.parent if statement is not None else None
+    if name_node is None or name_node.type != "identifier" or root is None or root.type != "program":
+        return None  # a method, a nested or an exported function: other code may call it again
+    uses = [node for node in spelled_nodes(root, data, data[name_node.start_byte:name_node.end_byte])
+            if node.id != name_node.id]
+    if len(uses) != 1:
+        return None
+    use, holder = uses[0], uses[0].parent
+    if holder is not None and holder.type == "call_expression" and holder.child_by_field_name("function") == use:
+        return holder
+    holder = holder.parent if holder is not None and holder.type == "arguments" else None
+    if holder is not None and callee_name(holder) == "addEventListener" and _runs_once_with(holder, use):
+        return holder
+    return None
 
 
 def _lacks_signal(registration: Registration) -> bool:
@@ -115,7 +158,7 @@ def _lacks_signal(registration: Registration) -> bool:
 @rule("WM501", "registration-without-signal", "warning", on=FILES)
 def registration_without_signal(analysis: FileAnalysis) -> Iterator[Finding]:
     for registration in analysis.registrations:
-        if _lacks_signal(registration) and not runs_once_per_page(registration.call):
+        if _lacks_signal(registration) and not runs_once_per_page(registration.call, registration.source.data):
             yield finding_at(registration.source, registration.call,
                              "This registerTool runs inside a function without a `signal` option, so the tool can "
                              "never be unregistered and a second run rejects the name; pass "
