@@ -24,6 +24,7 @@ LIMIT = 'limit: { type: "integer", minimum: 1, maximum: 50, description: "How ma
     '"Searches products. Pass search_query with the words."',
     '"Searches products; `query` holds the words."',
     '"Searches products by query: the words the user typed."',
+    '"Searches products. limit: how many to show."',
     '"Searches products. Takes a string of keywords."',
     '"Searches products. The limit (number) caps the results."',
     '"Searches products sorted newest or oldest first."',
@@ -55,6 +56,8 @@ def test_wm301_reads_a_const_the_description_refers_to():
     '"Searches the catalog for the query the user typed. Use when the user wants to compare products."',
     '"Searches products. Sizes come in small, medium and large."',  # constraint the schema lacks: WM303's
     "describe()",  # not computable
+    '"Tells the time zone of a url: useful before scheduling a call."',  # a noun of the prose before a colon
+    '"Reads the text of the url: use it when the user pastes a link."',
 ])
 def test_wm301_leaves_plain_english_undeclared_constraints_and_unknown_text_alone(description):
     properties = ", ".join((QUERY, SORT, 'url: { type: "string", format: "uri", description: "Page to read." }'))

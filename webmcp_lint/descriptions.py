@@ -403,14 +403,20 @@ def _looks_like_identifier(name: str) -> bool:
 
 
 _PARENTHESISED_NOTES = words.JSON_TYPE_WORDS | {"required", "optional", "default", "defaults"}
+# Words that make the word after them a noun of the prose, not a parameter's name.
+_DETERMINERS = frozenset({"a", "an", "the", "another", "this", "that", "these", "those", "each", "every", "any",
+                          "some", "its", "their", "your", "my", "our", "his", "her", "one"})
 
 
 def _is_name_here(tokens: Sequence[Token], index: int, name: str) -> bool:
     if _looks_like_identifier(name):
         return True
     following = tokens[index + 1] if index + 1 < len(tokens) else None
-    if following is not None and following.text in (":", "="):
+    if following is not None and following.text == "=":
         return True
+    if following is not None and following.text == ":":
+        # "city: the city to look up" names it; "the time zone of a city: useful before..." is prose.
+        return index == 0 or tokens[index - 1].lower not in _DETERMINERS
     if following is not None and following.text == "(":
         # "query(...)" or "query (string, required)", not "a city (or town)".
         note = [token.lower for token in tokens[index + 2:index + 7]]
