@@ -145,6 +145,13 @@ def test_wm303_flags_defaults_stated_by_omission(prop):
     assert len(found) == 1 and "`default`" in found[0].message
 
 
+def test_wm303_reads_per_as_a_rate_not_a_mention_of_the_parameter():
+    """"at most 20 per page" bounds what a page holds, not the page number."""
+    page = 'page: { type: "integer", minimum: 1, description: "Page of results." }'
+    assert "WM303" not in codes(tool('"Lists recent reviews, at most 20 per page, newest first."', page))
+    assert "WM303" in codes(tool('"Lists recent reviews. The page is at most 20."', page))
+
+
 def test_wm303_ignores_output_bounds_that_name_no_parameter():
     assert "WM303" not in codes(tool('"Returns up to 10 suggestions for the words the user typed."', QUERY))
 

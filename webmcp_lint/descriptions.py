@@ -317,11 +317,15 @@ class DescriptionFacts:
 
     def sentence_words(self, index: int) -> frozenset[str]:
         """The words of sentence ``index``, identifiers split into their words (``sort_order`` -> sort, order);
-        worked out per sentence, for those that state a list or a bound (see WM303)."""
+        worked out per sentence, for those that state a list or a bound (see WM303). The word after "per" is a
+        rate's unit ("20 per page"), not a mention of what it names."""
         found = self._sentence_words.get(index)
         if found is None:
+            sentence = self.sentences[index]
             found = self._sentence_words[index] = frozenset(
-                word for token in self.sentences[index] if token.is_word for word in name_words(token.text))
+                word for position, token in enumerate(sentence)
+                if token.is_word and not (position and sentence[position - 1].lower == "per")
+                for word in name_words(token.text))
         return found
 
     def parameter_names(self, names: Sequence[str]) -> list[str]:
