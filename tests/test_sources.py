@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from support import flagged_text
+from support import flagged_text, lint_project
 
 from webmcp_lint.engine import Settings, lint_text
 from webmcp_lint.model import SourceKind
@@ -225,3 +227,26 @@ def test_shared_subexpressions_are_evaluated_once(chain):
     value = "x39" if chain.startswith("const") else "x39()"
     code = chain + REGISTER % f'{{ name: "bad name", description: "Stores a record.", meta: {value}, execute() {{}} }}'
     assert flagged_text(code, "WM201") == ['"bad name"']
+
+
+NUXT_COMPONENT = ('<script setup>\nuseWebMCP({\n  name: "get cart",\n  description: "Lists what the user put in the cart.",'
+                  "\n  execute: () => ({ items: [] }),\n});\n</script>\n")
+
+
+@pytest.mark.parametrize(("dependencies", "found"), [
+    ({"nuxt": "^4.0.0", "@vueuse/nuxt": "^15.0.0"}, True),  # the module imports VueUse everywhere
+    ({"nuxt": "^4.0.0"}, False),  # no such module: an unknown global is no integration
+])
+def test_a_nuxt_app_auto_imports_vueuse_use_webmcp(tmp_path, dependencies, found):
+    result = lint_project(tmp_path, {"package.json": json.dumps({"dependencies": dependencies}),
+                                     "components/Cart.vue": NUXT_COMPONENT})
+    tools = list(result.project.tools)
+    assert [(tool.source_kind, tool.name) for tool in tools] == ([(SourceKind.VUE, "get cart")] if found else [])
+    assert ("WM201" in [diagnostic.code for diagnostic in result.diagnostics]) is found
+
+
+def test_a_local_use_webmcp_is_not_taken_for_the_auto_imported_one(tmp_path):
+    local = NUXT_COMPONENT.replace("<script setup>\n", "<script setup>\nconst useWebMCP = (options) => options;\n")
+    result = lint_project(tmp_path, {"package.json": json.dumps({"dependencies": {"@vueuse/nuxt": "^15.0.0"}}),
+                                     "components/Cart.vue": local})
+    assert list(result.project.tools) == []

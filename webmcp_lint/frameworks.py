@@ -91,6 +91,11 @@ INTEGRATIONS = {
 }
 
 
+# Nuxt modules that make a package's composables global, used with no import statement: the module's package, and
+# the names it brings with their origin (@vueuse/nuxt auto-imports every VueUse function).
+AUTO_IMPORTS = {"@vueuse/nuxt": {"useWebMCP": ("@vueuse/core", "useWebMCP")}}
+
+
 class Detection(HashedRecord):
     _compared = ("framework", "reason")
 

@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from webmcp_lint.evaluate import JSArray, JSObject, Value
 from webmcp_lint.extract import IDENTIFIER_BYTES, Extractor, identifiers_named
-from webmcp_lint.frameworks import INTEGRATIONS, Integration
+from webmcp_lint.frameworks import AUTO_IMPORTS, INTEGRATIONS, Integration, package_dependencies
 from webmcp_lint.model import EXTRA_FIELDS, FileAnalysis, FrameworkCall, Script, ToolDefinition
 from webmcp_lint.scope import Binding, pattern_names
 from webmcp_lint.syntax import WRAPPED_CALLEE_STARTS, call_arguments, text, unwrap
@@ -37,9 +37,22 @@ def imported_origin(node: Node | None, script: Script, steps: int = MAX_ALIAS_ST
     if node.type != "identifier":
         return None
     binding = script.scopes.resolve(node)
-    if binding is None:
-        return None
+    if binding is None:  # a global: maybe a name the app's Nuxt modules import everywhere
+        return auto_imports(script).get(text(node))
     return _remembered_origin(binding, script, steps)
+
+
+def auto_imports(script: Script) -> dict[str, tuple[str, str]]:
+    """The names a Nuxt app's modules import in every file, with their origin (none outside such an app): read
+    from the dependencies of the nearest package.json."""
+    return script.once("auto imports", lambda: _auto_imports_of(script))
+
+
+def _auto_imports_of(script: Script) -> dict[str, tuple[str, str]]:
+    package = script.index.nearest_package_json(script.source.path) if script.index is not None else None
+    dependencies = package_dependencies(package.value) if package is not None else set()
+    return {name: origin for module, names in AUTO_IMPORTS.items() if module in dependencies
+            for name, origin in names.items()}
 
 
 def _remembered_origin(binding: Binding, script: Script, steps: int) -> tuple[str, str] | None:
@@ -156,7 +169,7 @@ def _may_import_integration(script: Script) -> bool:
     module, or from a local module that exists (relative, or a path a tsconfig maps: it may pass one on). Most
     files import none of these, and then no call needs a look: every origin is a name of another package or of
     a missing local module."""
-    if identifiers_named(script, {"require"}):
+    if identifiers_named(script, {"require"}) or auto_imports(script):
         return True
     index = script.index
     for specifier in script.import_specifiers():
@@ -180,7 +193,7 @@ def _import_reaching_names(script: Script) -> frozenset[str]:
     binds with const, let or var, so its bindings need not be made.
     """
     data = script.source.data
-    names = set(script.scopes.imported_names)
+    names = set(script.scopes.imported_names) | set(auto_imports(script))
     for _, name, value in script.initialised_declarators():
         if _may_alias(value, data):
             names.update(text(identifier) for identifier, _ in pattern_names(name))
