@@ -49,6 +49,15 @@ def apply_fix(code: str, diagnostic: Diagnostic) -> str:
      "if (signal.aborted) return { cancelled: true }; throw new Error('failed'); } }", "throw new Error('failed');"),
     ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
      "signal.throwIfAborted(); throw new Error('failed'); } }", "throw new Error('failed');"),
+    # a cancellation check guards only what it leads to
+    ("async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+     "if (axios.isCancel(e)) return { cancelled: true }; throw e; } }", "throw e;"),
+    ("async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+     "if (!axios.isCancel(e)) throw e; return { cancelled: true }; } }", "throw e;"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     "if (!signal.aborted) throw err; return { cancelled: true }; } }", "throw err;"),
+    ("async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+     "if (e.code === 'ERR_NETWORK') throw e; return { error: 'offline' }; } }", "throw e;"),
 ])
 def test_wm401_flags_throws_and_rejections(execute, flagged):
     assert flagged_text(tool(execute), "WM401") == [flagged]
@@ -81,6 +90,15 @@ def test_wm401_message_teaches_the_error_value():
     "catch (err) { return { error: err.message }; } }",
     "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
     'if (err.name === "AbortError") throw err; return { error: "failed" }; } }',
+    # axios rejects a cancelled request with a CanceledError (code "ERR_CANCELED"): its abort guards
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    "if (axios.isCancel(e)) throw e; return { error: 'The report service is unavailable.' }; } }",
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    'if (e.code === "ERR_CANCELED") throw e; return { error: "failed" }; } }',
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    'if (e.name === "CanceledError") { throw e; } return { error: "failed" }; } }',
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    "if (isCancel(e)) throw e; return { error: 'failed' }; } }",
 ])
 def test_wm401_not_flagged(execute):
     assert findings(tool(execute), "WM401") == []

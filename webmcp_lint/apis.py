@@ -31,6 +31,11 @@ SIGNAL_APIS: dict[str, tuple[int, str]] = {
     "ky.head": (1, "signal"),
     "new Request": (1, "signal"),
 }
+# How a caught error shows the run was cancelled, so a throw guarded by it is allowed (WM401) like one guarded by
+# ``signal.aborted``: the error's name or code compared with one of these strings (``fetch``/``ky`` reject with an
+# "AbortError"; axios with a CanceledError, code "ERR_CANCELED"), or one of these calls (``axios.isCancel(err)``).
+CANCELLATION_ERROR_STRINGS = ("AbortError", "CanceledError", "ERR_CANCELED")
+CANCELLATION_CHECK_CALLS = frozenset({"axios.isCancel", "isCancel"})
 # Methods (on any receiver) whose options object takes a signal.
 SIGNAL_METHODS: dict[str, tuple[int, str]] = {
     "addEventListener": (2, "signal"),

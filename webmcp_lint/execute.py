@@ -1162,16 +1162,19 @@ class ExecuteModel:
     # ---------------------------------------------------------------- abort checks and guards
 
     def _find_abort_checks(self) -> list[Node]:
-        """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
+        """``signal.aborted``, ``signal.throwIfAborted()``, and checks that a caught error is a cancellation:
+        ``err.name === "AbortError"``, ``err.code === "ERR_CANCELED"``, ``axios.isCancel(err)``."""
         checks = [member for member in self._members_reading(b"aborted")
                   if self.is_signal(member.child_by_field_name("object"))]
         checks.extend(call.node for call in self.throw_if_aborted_calls)
-        if not self._may_hold_string("AbortError"):
+        checks.extend(call.node for call in self.calls if call.name in apis.CANCELLATION_CHECK_CALLS)
+        names = [name for name in apis.CANCELLATION_ERROR_STRINGS if self._may_hold_string(name)]
+        if not names:
             return checks
         for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in EQUALITY_OPERATORS and any(
-                    _string(node.child_by_field_name(side)) == "AbortError" for side in ("left", "right")):
+                    _string(node.child_by_field_name(side)) in names for side in ("left", "right")):
                 checks.append(node)
         return checks
 
@@ -1900,9 +1903,10 @@ def _string(node: Node | None) -> str | None:
 
 def _leads_to(check: Node, node: Node) -> bool:
     """An abort check earlier in a catch guards ``node`` unless it is ``if (signal.aborted) ...`` that ``node`` is
-    outside of: then ``node`` runs when the run was NOT cancelled (``if (signal.aborted) return x; throw err;``).
-    Nor does ``signal.throwIfAborted()``: what follows it runs only when the run goes on."""
-    if check.type == "call_expression":
+    outside of, or in the branch taken when the run was NOT cancelled: ``if (signal.aborted) return x; throw err;``,
+    ``if (!axios.isCancel(err)) throw err;``. Nor does ``signal.throwIfAborted()``: what follows it runs only when
+    the run goes on."""
+    if check.type == "call_expression" and member_name(unwrap(check.child_by_field_name("function"))) == "throwIfAborted":
         return False
     condition, statement = check, check.parent  # each .parent is worked out going down from the root
     while statement is not None and statement.type in (
@@ -1911,7 +1915,10 @@ def _leads_to(check: Node, node: Node) -> bool:
     if statement is None or statement.type != "if_statement" or statement.child_by_field_name("condition") != condition:
         return True
     negated = text(unwrap(condition)).lstrip().startswith("!")
-    return negated or contains(statement, node)
+    if not contains(statement, node):
+        return negated
+    consequence = statement.child_by_field_name("consequence")
+    return (consequence is not None and contains(consequence, node)) != negated
 
 
 def _enclosing_if_condition(node: Node) -> Node | None:
