@@ -508,6 +508,35 @@ def test_wm408_not_flagged(execute):
     assert findings(tool(execute, AREA_SCHEMA), "WM408") == []
 
 
+SORT_ENUM_SCHEMA = '{ type: "object", properties: { sort: { type: "string", enum: ["newest", "popular"] } } }'
+
+
+@pytest.mark.parametrize("execute", [
+    # every case compares the value
+    'execute({ sort = "newest" }) { switch (sort) { case "newest": return { posts: [] }; '
+    'case "popular": return { posts: [] }; default: return { error: `Unknown sort ${sort}.` }; } }',
+    'execute(input) { switch (input.sort) { case "newest": return { posts: [] }; } return { error: "x" }; }',
+    # a lookup keyed by the input, whose miss is handled
+    'execute({ sort }) { const order = ORDERS[sort]; if (!order) return { error: "x" }; return { posts: order() }; }',
+    'execute(input) { const order = orders.get(input.sort); if (order === undefined) return { error: "x" }; '
+    "return { posts: order() }; }",
+])
+def test_wm408_switch_cases_and_handled_lookups_validate(execute):
+    assert findings(tool(execute, SORT_ENUM_SCHEMA), "WM408") == []
+
+
+@pytest.mark.parametrize("execute", [
+    # a switch with only a default compares nothing
+    'execute({ sort }) { switch (sort) { default: return { posts: load(sort) }; } }',
+    # a switch on something else, a lookup whose miss is not handled, a check of a lookup not keyed by the input
+    'execute({ sort }) { switch (mode) { case "a": return { posts: load(sort) }; } return {}; }',
+    "execute({ sort }) { const order = ORDERS[sort]; return { posts: order() }; }",
+    'execute({ sort }) { const order = ORDERS[mode]; if (!order) return { error: "x" }; return { posts: load(sort) }; }',
+])
+def test_wm408_flags_switches_and_lookups_that_check_nothing(execute):
+    assert len(findings(tool(execute, SORT_ENUM_SCHEMA), "WM408")) == 1
+
+
 def test_wm408_needs_schema_constraints():
     plain = '{ type: "object", properties: { width: { type: "number" } } }'
     assert findings(tool("execute(input) { return input.width * 2; }", plain), "WM408") == []

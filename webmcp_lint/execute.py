@@ -45,7 +45,7 @@ COLLECTED_KINDS = frozenset({
     "call_expression", "new_expression", "await_expression", "throw_statement", "return_statement",
     "catch_clause", "member_expression", "subscript_expression", "binary_expression", "unary_expression",
     "assignment_expression", "augmented_assignment_expression", "variable_declarator", "object",
-    "ternary_expression",
+    "ternary_expression", "switch_statement",
 }) | LOOP_KINDS
 # Names of a value, which ``returned_value`` follows to their binding; with awaits, the kinds it looks through.
 NAMING_KINDS = frozenset({"identifier", "shorthand_property_identifier"})
@@ -1710,12 +1710,14 @@ class ExecuteModel:
         return bool(self.input_reads)
 
     def validates_input(self) -> bool:
-        """Execute checks its input somewhere (WM408): a validator call, typeof, in, instanceof, a comparison or
-        ``if (!query)`` on an input name. The checks that need no input names are asked first."""
+        """Execute checks its input somewhere (WM408): a validator call, typeof, in, instanceof, a comparison
+        (``switch (sort) { case "newest": ...`` compares too) or ``if (!query)`` on an input name, or either check on
+        a lookup keyed by the input (``const f = MAP[sort]; if (!f) ...``). The checks that need no input names are
+        asked first."""
         if any(_validates(call.name or "", call.method) for call in self.calls):
             return True
         negations: list[Node] = []  # `!x`: a check when x is the input, in an if's condition
-        comparisons: list[Node] = []
+        comparisons = [value for value in map(_switch_compared, self._kept("switch_statement")) if value is not None]
         for node in self._kept("unary_expression"):
             operator = node.child_by_field_name("operator")
             kind = operator.type if operator is not None else None
@@ -1732,7 +1734,7 @@ class ExecuteModel:
                 comparisons.append(node)
         if not negations and not comparisons:
             return False
-        names = self.input_names
+        names = self.input_names | self._lookups_keyed_by(self.input_names)
         written_names = [name.encode() for name in names]
         data = self.source.data
 
@@ -1745,7 +1747,37 @@ class ExecuteModel:
             or any(map(mentions_input, comparisons))
 
 
+    def _lookups_keyed_by(self, names: set[str]) -> set[str]:
+        """Names given a lookup keyed by one of ``names`` (``const f = MAP[sort]``, ``const f = table.get(sort)``):
+        checking such a name checks whether the key is known."""
+        if not names:
+            return set()
+        found: set[str] = set()
+        for declarator in self._kept("variable_declarator"):
+            target = leading_child(declarator, "name")
+            value = unwrap(declarator.child_by_field_name("value"))
+            if target is None or target.type != "identifier" or value is None:
+                continue
+            if value.type == "subscript_expression":
+                key = value.child_by_field_name("index")
+            elif value.type == "call_expression" and member_name(unwrap(value.child_by_field_name("function"))) == "get":
+                key = next(iter(call_arguments(value)), None)
+            else:
+                continue
+            if key is not None and mentions_names(key, names, MENTION_LIMIT, into_functions=False):
+                found.add(spelled(self.source.data, target))
+        return found
+
+
 # --------------------------------------------------------------------------- small pieces
+
+
+def _switch_compared(switch: Node) -> Node | None:
+    """The value a switch compares with at least one ``case`` (a lone ``default`` compares nothing)."""
+    body = switch.child_by_field_name("body")
+    if body is None or not any(child.type == "switch_case" for child in body.named_children):
+        return None
+    return switch.child_by_field_name("value")
 
 
 def _awaited(node: Node) -> list[Node | None] | None:
