@@ -220,6 +220,36 @@ def test_wm403_not_flagged(execute):
     assert findings(tool(execute), "WM403") == []
 
 
+WAIT_FOR_CLICK = ('execute(input, { signal }) { const button = document.querySelector("#ok"); '
+                  "return new Promise((resolve, reject) => { const onClick = () => resolve({ ok: true }); "
+                  'button.addEventListener("click", onClick, { once: true }); '
+                  'signal.addEventListener("abort", () => { button.removeEventListener("click", onClick); '
+                  "reject(signal.reason); }, { once: true }); }); }")
+
+
+def test_wm403_listener_removed_on_abort_does_not_outlive_the_run():
+    assert findings(tool(WAIT_FOR_CLICK), "WM403") == []
+    onabort = WAIT_FOR_CLICK.replace('signal.addEventListener("abort", () => {', "signal.onabort = () => {") \
+        .replace("}, { once: true }); }); }", "}; }); }")
+    assert findings(tool(onabort), "WM403") == []
+
+
+@pytest.mark.parametrize("removal", [
+    'button.removeEventListener("keydown", onClick);',  # another type
+    'other.removeEventListener("click", onClick);',  # another target
+    'button.removeEventListener("click", onOther);',  # another listener
+])
+def test_wm403_flags_a_listener_the_abort_listener_does_not_remove(removal):
+    execute = WAIT_FOR_CLICK.replace('button.removeEventListener("click", onClick);', removal)
+    assert flagged_text(tool(execute), "WM403") == ['button.addEventListener("click", onClick, { once: true })']
+
+
+def test_wm403_flags_a_listener_removed_outside_an_abort_listener():
+    execute = WAIT_FOR_CLICK.replace('signal.addEventListener("abort", () => {', "setTimeout(() => {") \
+        .replace("}, { once: true }); }); }", "}, 1000); }); }")
+    assert flagged_text(tool(execute), "WM403") == ['button.addEventListener("click", onClick, { once: true })']
+
+
 @pytest.mark.parametrize(("execute", "fixed"), [
     ('async execute(input, { signal }) { return (await fetch("/a", { headers })).ok; }',
      'fetch("/a", { headers, signal })'),

@@ -1225,6 +1225,18 @@ class ExecuteModel:
     def in_abort_listener(self, node: Node) -> bool:
         return self.runs_in(node, self.abort_listeners)
 
+    def removed_on_abort(self, call: Call) -> bool:
+        """An abort listener removes the listener this ``addEventListener`` call adds (same target, type and
+        listener), so it does not outlive a cancelled run."""
+        key = _listener_key(call)
+        return key is not None and key in self._listeners_removed_on_abort
+
+    @built_once
+    def _listeners_removed_on_abort(self) -> set[tuple[str, str, str]]:
+        return {key for key in (_listener_key(call) for call in self.calls
+                                if call.method == "removeEventListener" and self.in_abort_listener(call.node))
+                if key is not None}
+
     def loops_around(self, node: Node) -> list[Loop]:
         """Loops of execute that contain ``node``, innermost first."""
         if not self.loops:
@@ -1770,6 +1782,18 @@ class ExecuteModel:
 
 
 # --------------------------------------------------------------------------- small pieces
+
+
+def _listener_key(call: Call) -> tuple[str, str, str] | None:
+    """Target, event type and listener of an add/removeEventListener call whose listener is a name (a function
+    written in place cannot be removed), as written."""
+    arguments = call.arguments
+    if call.receiver is None or len(arguments) < 2:
+        return None
+    listener = unwrap(arguments[1])
+    if listener is None or listener.type != "identifier":
+        return None
+    return text(call.receiver), text(arguments[0]), text(listener)
 
 
 def _switch_compared(switch: Node) -> Node | None:

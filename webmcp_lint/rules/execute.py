@@ -141,7 +141,8 @@ def abortable_call_without_signal(tool: ToolDefinition, project: Project) -> Ite
         return
     for api_call in model.signal_api_calls:
         node = api_call.call.node
-        if api_call.status != "missing" or model.in_abort_listener(node):
+        if api_call.status != "missing" or model.in_abort_listener(node) \
+                or (api_call.api.endswith("addEventListener") and model.removed_on_abort(api_call.call)):
             continue
         where = _signal_place(api_call)
         declare = "" if model.signal_in_scope else " (take it as `execute(input, { signal })`)"
