@@ -354,6 +354,28 @@ def test_wm404_not_flagged(execute):
     assert findings(tool(execute), "WM404") == []
 
 
+@pytest.mark.parametrize("execute", [
+    # a Cache from caches.open takes no signal in any method
+    'async execute(input, { signal }) { const cache = await caches.open("reports"); '
+    'const hit = await cache.match("/api/report"); return hit ? await hit.json() : { error: "x" }; }',
+    'async execute(input, { signal }) { return { hit: !!(await (await caches.open("v1")).match("/r")) }; }',
+    # a media element's play() takes none
+    'async execute(input, { signal }) { await document.querySelector("video").play(); return { ok: true }; }',
+    'async execute(input, { signal }) { const player = new Audio("/a.mp3"); await player.play(); return {}; }',
+])
+def test_wm404_apis_without_a_signal_are_not_flagged(execute):
+    assert findings(tool(execute), "WM404") == []
+
+
+@pytest.mark.parametrize(("execute", "flagged"), [
+    # the same methods on receivers that show no Cache or media element
+    ('async execute(input, { signal }) { return { hit: await store.match("/r") }; }', 'store.match("/r")'),
+    ("async execute(input, { signal }) { await game.play(); return {}; }", "game.play()"),
+])
+def test_wm404_flags_same_methods_on_other_receivers(execute, flagged):
+    assert flagged_text(tool(execute), "WM404") == [flagged]
+
+
 def test_wm404_vue_execute_cannot_take_a_signal():
     code = """<script setup>
 import { useWebMCP } from "@vueuse/core";

@@ -61,6 +61,12 @@ UNCANCELLABLE_CALLS = frozenset({
     "showSaveFilePicker", "showDirectoryPicker", "nextTick", "openDB", "deleteDB",
 })
 UNCANCELLABLE_METHODS = frozenset({"requestFullscreen", "requestPointerLock", "decode"})
+# Objects none of whose methods takes a signal, told by what makes them: the receiver, or what its name is bound to,
+# spells one of these (``const cache = await caches.open("v1"); await cache.match(url)``: a Cache).
+UNCANCELLABLE_OBJECT_EVIDENCE = ("caches.open",)
+# Media element methods that take no signal (``await video.play()``), counted on a receiver that shows it is one.
+MEDIA_METHODS = frozenset({"play"})
+MEDIA_EVIDENCE = ("video", "Video", "audio", "Audio", "media", "Media")
 
 # Writes to persistent or remote state (WM603 contradicts readOnlyHint with them; WM604 needs none).
 STORAGE_OBJECTS = frozenset({"localStorage", "sessionStorage"})

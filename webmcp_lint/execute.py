@@ -68,7 +68,8 @@ TOKEN_KINDS = frozenset({
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
 INDEXEDDB_EVIDENCE = tuple(word.encode() for word in apis.INDEXEDDB_EVIDENCE)
-_SPELLS_INDEXEDDB = "spells IndexedDB evidence"  # Script.once key: the file's text holds an INDEXEDDB_EVIDENCE word
+UNCANCELLABLE_OBJECT_EVIDENCE = tuple(word.encode() for word in apis.UNCANCELLABLE_OBJECT_EVIDENCE)
+MEDIA_EVIDENCE = tuple(word.encode() for word in apis.MEDIA_EVIDENCE)
 # A member chain written as names and dots only, nothing between them (no spaces, comments, ``?.``, ``#``).
 PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
@@ -1085,8 +1086,10 @@ class ExecuteModel:
         if call.name is not None and (call.name in apis.UNCANCELLABLE_CALLS
                                       or call.name.startswith(UNCANCELLABLE_PREFIXES)):
             return True
-        if call.receiver is not None and self._is_object_store(call.receiver):
-            return True  # IndexedDB requests take no signal
+        if call.receiver is not None and (
+                self._is_object_store(call.receiver) or self._shows(call.receiver, UNCANCELLABLE_OBJECT_EVIDENCE)
+                or (call.method in apis.MEDIA_METHODS and self._shows(call.receiver, MEDIA_EVIDENCE))):
+            return True  # IndexedDB requests, a Cache's methods and a media element's play() take no signal
         if call.name is not None:
             return False  # a named callee is not ``import``
         callee = call.node.child_by_field_name("function")
@@ -1505,18 +1508,22 @@ class ExecuteModel:
         return found
 
     def _is_object_store(self, receiver: Node) -> bool:
-        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB.
+        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB."""
+        return self._shows(receiver, INDEXEDDB_EVIDENCE)
+
+    def _shows(self, receiver: Node, evidence: tuple[bytes, ...]) -> bool:
+        """The receiver, or what its name is bound to (a few bindings deep), spells one of the ``evidence`` words.
 
         The receiver and the bindings are the script's: their bytes are sliced from its text, so a file whose text
         spells no evidence holds none, told once per script before any name is resolved."""
         data = self.source.data
-        if not self.script.once(_SPELLS_INDEXEDDB, lambda: spells_any(data, INDEXEDDB_EVIDENCE)):
+        if not self.script.once(("spells", evidence), lambda: spells_any(data, evidence)):
             return False
         current: Node | None = receiver
         for _ in range(4):
             if current is None:
                 return False
-            if spells_any(data[current.start_byte:current.end_byte], INDEXEDDB_EVIDENCE):
+            if spells_any(data[current.start_byte:current.end_byte], evidence):
                 return True
             root = root_identifier(current)
             binding = self.script.scopes.resolve(root) if root is not None else None
