@@ -597,6 +597,17 @@ def test_wm408_needs_schema_constraints():
 # ----------------------------------------------------------------------------- WM409
 
 
+@pytest.mark.parametrize(("execute", "said"), [
+    ('execute() { return new Error("no"); }', "an `Error`"),
+    ('execute() { return new AggregateError([], "no"); }', "an `AggregateError`"),
+    ('execute() { return new TypeError("no"); }', "a `TypeError`"),
+    ("execute() { return new Map(); }", "a `Map`"),
+])
+def test_wm409_message_article_fits_the_name(execute, said):
+    (finding,) = findings(tool(execute), "WM409")
+    assert said in finding.message
+
+
 @pytest.mark.parametrize(("execute", "flagged", "word"), [
     ('execute() { return new Error("no"); }', 'new Error("no")', "Error"),
     ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "

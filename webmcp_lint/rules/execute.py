@@ -30,6 +30,7 @@ from webmcp_lint.model import Finding, Project, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 from webmcp_lint.scope import FUNCTION_KINDS, spelled
 from webmcp_lint.syntax import member_name, spelled_nodes, text, unwrap
+from webmcp_lint.wording import article
 
 SHOWN_TEXT = 48  # longest piece of code quoted in a message
 SIGNAL_MEMBERS = frozenset({"aborted", "reason", "throwIfAborted", "addEventListener", "removeEventListener",
@@ -540,10 +541,10 @@ def _reason(model: ExecuteModel, node: Node, kind: str) -> str | None:
     if kind == "new_expression":
         error = _error_constructor(node, kind)
         if error is not None:
-            return f"a `{error}`, which serialises to `{{}}` so its message is lost; return `{{ error: err.message }}`"
+            return f"{article(error)} `{error}`, which serialises to `{{}}` so its message is lost; return `{{ error: err.message }}`"
         constructor = dotted_name(node.child_by_field_name("constructor")) or ""
         if constructor in COLLECTIONS:
-            return f"a `{constructor}`, which serialises to `{{}}`; return an array or a plain object"
+            return f"{article(constructor)} `{constructor}`, which serialises to `{{}}`; return an array or a plain object"
         return None
     if kind == "number" and text(node).endswith("n"):
         return "a BigInt, which makes JSON serialisation throw; return `String(value)`"
