@@ -49,6 +49,15 @@ def apply_fix(code: str, diagnostic: Diagnostic) -> str:
      "if (signal.aborted) return { cancelled: true }; throw new Error('failed'); } }", "throw new Error('failed');"),
     ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
      "signal.throwIfAborted(); throw new Error('failed'); } }", "throw new Error('failed');"),
+    # a cancellation check guards only what it leads to
+    ("async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+     "if (axios.isCancel(e)) return { cancelled: true }; throw e; } }", "throw e;"),
+    ("async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+     "if (!axios.isCancel(e)) throw e; return { cancelled: true }; } }", "throw e;"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     "if (!signal.aborted) throw err; return { cancelled: true }; } }", "throw err;"),
+    ("async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+     "if (e.code === 'ERR_NETWORK') throw e; return { error: 'offline' }; } }", "throw e;"),
 ])
 def test_wm401_flags_throws_and_rejections(execute, flagged):
     assert flagged_text(tool(execute), "WM401") == [flagged]
@@ -81,6 +90,15 @@ def test_wm401_message_teaches_the_error_value():
     "catch (err) { return { error: err.message }; } }",
     "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
     'if (err.name === "AbortError") throw err; return { error: "failed" }; } }',
+    # axios rejects a cancelled request with a CanceledError (code "ERR_CANCELED"): its abort guards
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    "if (axios.isCancel(e)) throw e; return { error: 'The report service is unavailable.' }; } }",
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    'if (e.code === "ERR_CANCELED") throw e; return { error: "failed" }; } }',
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    'if (e.name === "CanceledError") { throw e; } return { error: "failed" }; } }',
+    "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
+    "if (isCancel(e)) throw e; return { error: 'failed' }; } }",
 ])
 def test_wm401_not_flagged(execute):
     assert findings(tool(execute), "WM401") == []
@@ -202,6 +220,36 @@ def test_wm403_not_flagged(execute):
     assert findings(tool(execute), "WM403") == []
 
 
+WAIT_FOR_CLICK = ('execute(input, { signal }) { const button = document.querySelector("#ok"); '
+                  "return new Promise((resolve, reject) => { const onClick = () => resolve({ ok: true }); "
+                  'button.addEventListener("click", onClick, { once: true }); '
+                  'signal.addEventListener("abort", () => { button.removeEventListener("click", onClick); '
+                  "reject(signal.reason); }, { once: true }); }); }")
+
+
+def test_wm403_listener_removed_on_abort_does_not_outlive_the_run():
+    assert findings(tool(WAIT_FOR_CLICK), "WM403") == []
+    onabort = WAIT_FOR_CLICK.replace('signal.addEventListener("abort", () => {', "signal.onabort = () => {") \
+        .replace("}, { once: true }); }); }", "}; }); }")
+    assert findings(tool(onabort), "WM403") == []
+
+
+@pytest.mark.parametrize("removal", [
+    'button.removeEventListener("keydown", onClick);',  # another type
+    'other.removeEventListener("click", onClick);',  # another target
+    'button.removeEventListener("click", onOther);',  # another listener
+])
+def test_wm403_flags_a_listener_the_abort_listener_does_not_remove(removal):
+    execute = WAIT_FOR_CLICK.replace('button.removeEventListener("click", onClick);', removal)
+    assert flagged_text(tool(execute), "WM403") == ['button.addEventListener("click", onClick, { once: true })']
+
+
+def test_wm403_flags_a_listener_removed_outside_an_abort_listener():
+    execute = WAIT_FOR_CLICK.replace('signal.addEventListener("abort", () => {', "setTimeout(() => {") \
+        .replace("}, { once: true }); }); }", "}, 1000); }); }")
+    assert flagged_text(tool(execute), "WM403") == ['button.addEventListener("click", onClick, { once: true })']
+
+
 @pytest.mark.parametrize(("execute", "fixed"), [
     ('async execute(input, { signal }) { return (await fetch("/a", { headers })).ok; }',
      'fetch("/a", { headers, signal })'),
@@ -304,6 +352,28 @@ def test_wm404_message_shows_how_to_reach_the_signal():
 ])
 def test_wm404_not_flagged(execute):
     assert findings(tool(execute), "WM404") == []
+
+
+@pytest.mark.parametrize("execute", [
+    # a Cache from caches.open takes no signal in any method
+    'async execute(input, { signal }) { const cache = await caches.open("reports"); '
+    'const hit = await cache.match("/api/report"); return hit ? await hit.json() : { error: "x" }; }',
+    'async execute(input, { signal }) { return { hit: !!(await (await caches.open("v1")).match("/r")) }; }',
+    # a media element's play() takes none
+    'async execute(input, { signal }) { await document.querySelector("video").play(); return { ok: true }; }',
+    'async execute(input, { signal }) { const player = new Audio("/a.mp3"); await player.play(); return {}; }',
+])
+def test_wm404_apis_without_a_signal_are_not_flagged(execute):
+    assert findings(tool(execute), "WM404") == []
+
+
+@pytest.mark.parametrize(("execute", "flagged"), [
+    # the same methods on receivers that show no Cache or media element
+    ('async execute(input, { signal }) { return { hit: await store.match("/r") }; }', 'store.match("/r")'),
+    ("async execute(input, { signal }) { await game.play(); return {}; }", "game.play()"),
+])
+def test_wm404_flags_same_methods_on_other_receivers(execute, flagged):
+    assert flagged_text(tool(execute), "WM404") == [flagged]
 
 
 def test_wm404_vue_execute_cannot_take_a_signal():
@@ -490,12 +560,52 @@ def test_wm408_not_flagged(execute):
     assert findings(tool(execute, AREA_SCHEMA), "WM408") == []
 
 
+SORT_ENUM_SCHEMA = '{ type: "object", properties: { sort: { type: "string", enum: ["newest", "popular"] } } }'
+
+
+@pytest.mark.parametrize("execute", [
+    # every case compares the value
+    'execute({ sort = "newest" }) { switch (sort) { case "newest": return { posts: [] }; '
+    'case "popular": return { posts: [] }; default: return { error: `Unknown sort ${sort}.` }; } }',
+    'execute(input) { switch (input.sort) { case "newest": return { posts: [] }; } return { error: "x" }; }',
+    # a lookup keyed by the input, whose miss is handled
+    'execute({ sort }) { const order = ORDERS[sort]; if (!order) return { error: "x" }; return { posts: order() }; }',
+    'execute(input) { const order = orders.get(input.sort); if (order === undefined) return { error: "x" }; '
+    "return { posts: order() }; }",
+])
+def test_wm408_switch_cases_and_handled_lookups_validate(execute):
+    assert findings(tool(execute, SORT_ENUM_SCHEMA), "WM408") == []
+
+
+@pytest.mark.parametrize("execute", [
+    # a switch with only a default compares nothing
+    'execute({ sort }) { switch (sort) { default: return { posts: load(sort) }; } }',
+    # a switch on something else, a lookup whose miss is not handled, a check of a lookup not keyed by the input
+    'execute({ sort }) { switch (mode) { case "a": return { posts: load(sort) }; } return {}; }',
+    "execute({ sort }) { const order = ORDERS[sort]; return { posts: order() }; }",
+    'execute({ sort }) { const order = ORDERS[mode]; if (!order) return { error: "x" }; return { posts: load(sort) }; }',
+])
+def test_wm408_flags_switches_and_lookups_that_check_nothing(execute):
+    assert len(findings(tool(execute, SORT_ENUM_SCHEMA), "WM408")) == 1
+
+
 def test_wm408_needs_schema_constraints():
     plain = '{ type: "object", properties: { width: { type: "number" } } }'
     assert findings(tool("execute(input) { return input.width * 2; }", plain), "WM408") == []
 
 
 # ----------------------------------------------------------------------------- WM409
+
+
+@pytest.mark.parametrize(("execute", "said"), [
+    ('execute() { return new Error("no"); }', "an `Error`"),
+    ('execute() { return new AggregateError([], "no"); }', "an `AggregateError`"),
+    ('execute() { return new TypeError("no"); }', "a `TypeError`"),
+    ("execute() { return new Map(); }", "a `Map`"),
+])
+def test_wm409_message_article_fits_the_name(execute, said):
+    (finding,) = findings(tool(execute), "WM409")
+    assert said in finding.message
 
 
 @pytest.mark.parametrize(("execute", "flagged", "word"), [

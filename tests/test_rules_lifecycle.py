@@ -288,8 +288,9 @@ DECLARE = f"declareExperimentalWebMcpTool({DEFINITION})"
 @pytest.mark.parametrize(("member", "where"), [
     (f"ngOnInit() {{ {DECLARE}; }}", "ngOnInit()"),
     (f"onOpen() {{ {DECLARE}; }}", "onOpen()"),
-    (f"constructor() {{ setTimeout(() => {DECLARE}, 0); }}", "setTimeout"),
-    (f"constructor() {{ this.route.params.subscribe(() => {{ {DECLARE}; }}); }}", "subscribe"),
+    (f"constructor() {{ setTimeout(() => {DECLARE}, 0); }}", "in a setTimeout callback"),
+    (f"constructor() {{ this.route.params.subscribe(() => {{ {DECLARE}; }}); }}", "in a subscribe callback"),
+    (f"constructor() {{ afterNextRender(() => {{ {DECLARE}; }}); }}", "in an afterNextRender callback"),
     (f"onClick = () => {{ {DECLARE}; }};", "onClick"),
     (f"constructor() {{ setTimeout(() => this.registerTools()); }}\n  registerTools() {{ {DECLARE}; }}", "registerTools()"),
     (f"constructor() {{ this.ngOnInit(); }}\n  ngOnInit() {{ {DECLARE}; }}", "ngOnInit()"),

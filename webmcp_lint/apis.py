@@ -31,6 +31,11 @@ SIGNAL_APIS: dict[str, tuple[int, str]] = {
     "ky.head": (1, "signal"),
     "new Request": (1, "signal"),
 }
+# How a caught error shows the run was cancelled, so a throw guarded by it is allowed (WM401) like one guarded by
+# ``signal.aborted``: the error's name or code compared with one of these strings (``fetch``/``ky`` reject with an
+# "AbortError"; axios with a CanceledError, code "ERR_CANCELED"), or one of these calls (``axios.isCancel(err)``).
+CANCELLATION_ERROR_STRINGS = ("AbortError", "CanceledError", "ERR_CANCELED")
+CANCELLATION_CHECK_CALLS = frozenset({"axios.isCancel", "isCancel"})
 # Methods (on any receiver) whose options object takes a signal.
 SIGNAL_METHODS: dict[str, tuple[int, str]] = {
     "addEventListener": (2, "signal"),
@@ -56,6 +61,12 @@ UNCANCELLABLE_CALLS = frozenset({
     "showSaveFilePicker", "showDirectoryPicker", "nextTick", "openDB", "deleteDB",
 })
 UNCANCELLABLE_METHODS = frozenset({"requestFullscreen", "requestPointerLock", "decode"})
+# Objects none of whose methods takes a signal, told by what makes them: the receiver, or what its name is bound to,
+# spells one of these (``const cache = await caches.open("v1"); await cache.match(url)``: a Cache).
+UNCANCELLABLE_OBJECT_EVIDENCE = ("caches.open",)
+# Media element methods that take no signal (``await video.play()``), counted on a receiver that shows it is one.
+MEDIA_METHODS = frozenset({"play"})
+MEDIA_EVIDENCE = ("video", "Video", "audio", "Audio", "media", "Media")
 
 # Writes to persistent or remote state (WM603 contradicts readOnlyHint with them; WM604 needs none).
 STORAGE_OBJECTS = frozenset({"localStorage", "sessionStorage"})

@@ -45,7 +45,7 @@ COLLECTED_KINDS = frozenset({
     "call_expression", "new_expression", "await_expression", "throw_statement", "return_statement",
     "catch_clause", "member_expression", "subscript_expression", "binary_expression", "unary_expression",
     "assignment_expression", "augmented_assignment_expression", "variable_declarator", "object",
-    "ternary_expression",
+    "ternary_expression", "switch_statement",
 }) | LOOP_KINDS
 # Names of a value, which ``returned_value`` follows to their binding; with awaits, the kinds it looks through.
 NAMING_KINDS = frozenset({"identifier", "shorthand_property_identifier"})
@@ -68,7 +68,8 @@ TOKEN_KINDS = frozenset({
 CLASS_KINDS = frozenset({"class_declaration", "class"})
 UNCANCELLABLE_PREFIXES = tuple(receiver + "." for receiver in apis.UNCANCELLABLE_RECEIVERS)
 INDEXEDDB_EVIDENCE = tuple(word.encode() for word in apis.INDEXEDDB_EVIDENCE)
-_SPELLS_INDEXEDDB = "spells IndexedDB evidence"  # Script.once key: the file's text holds an INDEXEDDB_EVIDENCE word
+UNCANCELLABLE_OBJECT_EVIDENCE = tuple(word.encode() for word in apis.UNCANCELLABLE_OBJECT_EVIDENCE)
+MEDIA_EVIDENCE = tuple(word.encode() for word in apis.MEDIA_EVIDENCE)
 # A member chain written as names and dots only, nothing between them (no spaces, comments, ``?.``, ``#``).
 PLAIN_CHAIN = re.compile(r"(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+")
 MAX_CHAIN = 16  # longest member chain named
@@ -1085,8 +1086,10 @@ class ExecuteModel:
         if call.name is not None and (call.name in apis.UNCANCELLABLE_CALLS
                                       or call.name.startswith(UNCANCELLABLE_PREFIXES)):
             return True
-        if call.receiver is not None and self._is_object_store(call.receiver):
-            return True  # IndexedDB requests take no signal
+        if call.receiver is not None and (
+                self._is_object_store(call.receiver) or self._shows(call.receiver, UNCANCELLABLE_OBJECT_EVIDENCE)
+                or (call.method in apis.MEDIA_METHODS and self._shows(call.receiver, MEDIA_EVIDENCE))):
+            return True  # IndexedDB requests, a Cache's methods and a media element's play() take no signal
         if call.name is not None:
             return False  # a named callee is not ``import``
         callee = call.node.child_by_field_name("function")
@@ -1162,16 +1165,19 @@ class ExecuteModel:
     # ---------------------------------------------------------------- abort checks and guards
 
     def _find_abort_checks(self) -> list[Node]:
-        """``signal.aborted``, ``signal.throwIfAborted()``, ``err.name === "AbortError"``."""
+        """``signal.aborted``, ``signal.throwIfAborted()``, and checks that a caught error is a cancellation:
+        ``err.name === "AbortError"``, ``err.code === "ERR_CANCELED"``, ``axios.isCancel(err)``."""
         checks = [member for member in self._members_reading(b"aborted")
                   if self.is_signal(member.child_by_field_name("object"))]
         checks.extend(call.node for call in self.throw_if_aborted_calls)
-        if not self._may_hold_string("AbortError"):
+        checks.extend(call.node for call in self.calls if call.name in apis.CANCELLATION_CHECK_CALLS)
+        names = [name for name in apis.CANCELLATION_ERROR_STRINGS if self._may_hold_string(name)]
+        if not names:
             return checks
         for node in self._kept("binary_expression"):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type in EQUALITY_OPERATORS and any(
-                    _string(node.child_by_field_name(side)) == "AbortError" for side in ("left", "right")):
+                    _string(node.child_by_field_name(side)) in names for side in ("left", "right")):
                 checks.append(node)
         return checks
 
@@ -1221,6 +1227,18 @@ class ExecuteModel:
 
     def in_abort_listener(self, node: Node) -> bool:
         return self.runs_in(node, self.abort_listeners)
+
+    def removed_on_abort(self, call: Call) -> bool:
+        """An abort listener removes the listener this ``addEventListener`` call adds (same target, type and
+        listener), so it does not outlive a cancelled run."""
+        key = _listener_key(call)
+        return key is not None and key in self._listeners_removed_on_abort
+
+    @built_once
+    def _listeners_removed_on_abort(self) -> set[tuple[str, str, str]]:
+        return {key for key in (_listener_key(call) for call in self.calls
+                                if call.method == "removeEventListener" and self.in_abort_listener(call.node))
+                if key is not None}
 
     def loops_around(self, node: Node) -> list[Loop]:
         """Loops of execute that contain ``node``, innermost first."""
@@ -1490,18 +1508,22 @@ class ExecuteModel:
         return found
 
     def _is_object_store(self, receiver: Node) -> bool:
-        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB.
+        """IndexedDB evidence: the receiver (or what its name is bound to) involves objectStore/openDB/indexedDB."""
+        return self._shows(receiver, INDEXEDDB_EVIDENCE)
+
+    def _shows(self, receiver: Node, evidence: tuple[bytes, ...]) -> bool:
+        """The receiver, or what its name is bound to (a few bindings deep), spells one of the ``evidence`` words.
 
         The receiver and the bindings are the script's: their bytes are sliced from its text, so a file whose text
         spells no evidence holds none, told once per script before any name is resolved."""
         data = self.source.data
-        if not self.script.once(_SPELLS_INDEXEDDB, lambda: spells_any(data, INDEXEDDB_EVIDENCE)):
+        if not self.script.once(("spells", evidence), lambda: spells_any(data, evidence)):
             return False
         current: Node | None = receiver
         for _ in range(4):
             if current is None:
                 return False
-            if spells_any(data[current.start_byte:current.end_byte], INDEXEDDB_EVIDENCE):
+            if spells_any(data[current.start_byte:current.end_byte], evidence):
                 return True
             root = root_identifier(current)
             binding = self.script.scopes.resolve(root) if root is not None else None
@@ -1707,12 +1729,14 @@ class ExecuteModel:
         return bool(self.input_reads)
 
     def validates_input(self) -> bool:
-        """Execute checks its input somewhere (WM408): a validator call, typeof, in, instanceof, a comparison or
-        ``if (!query)`` on an input name. The checks that need no input names are asked first."""
+        """Execute checks its input somewhere (WM408): a validator call, typeof, in, instanceof, a comparison
+        (``switch (sort) { case "newest": ...`` compares too) or ``if (!query)`` on an input name, or either check on
+        a lookup keyed by the input (``const f = MAP[sort]; if (!f) ...``). The checks that need no input names are
+        asked first."""
         if any(_validates(call.name or "", call.method) for call in self.calls):
             return True
         negations: list[Node] = []  # `!x`: a check when x is the input, in an if's condition
-        comparisons: list[Node] = []
+        comparisons = [value for value in map(_switch_compared, self._kept("switch_statement")) if value is not None]
         for node in self._kept("unary_expression"):
             operator = node.child_by_field_name("operator")
             kind = operator.type if operator is not None else None
@@ -1729,7 +1753,7 @@ class ExecuteModel:
                 comparisons.append(node)
         if not negations and not comparisons:
             return False
-        names = self.input_names
+        names = self.input_names | self._lookups_keyed_by(self.input_names)
         written_names = [name.encode() for name in names]
         data = self.source.data
 
@@ -1742,7 +1766,49 @@ class ExecuteModel:
             or any(map(mentions_input, comparisons))
 
 
+    def _lookups_keyed_by(self, names: set[str]) -> set[str]:
+        """Names given a lookup keyed by one of ``names`` (``const f = MAP[sort]``, ``const f = table.get(sort)``):
+        checking such a name checks whether the key is known."""
+        if not names:
+            return set()
+        found: set[str] = set()
+        for declarator in self._kept("variable_declarator"):
+            target = leading_child(declarator, "name")
+            value = unwrap(declarator.child_by_field_name("value"))
+            if target is None or target.type != "identifier" or value is None:
+                continue
+            if value.type == "subscript_expression":
+                key = value.child_by_field_name("index")
+            elif value.type == "call_expression" and member_name(unwrap(value.child_by_field_name("function"))) == "get":
+                key = next(iter(call_arguments(value)), None)
+            else:
+                continue
+            if key is not None and mentions_names(key, names, MENTION_LIMIT, into_functions=False):
+                found.add(spelled(self.source.data, target))
+        return found
+
+
 # --------------------------------------------------------------------------- small pieces
+
+
+def _listener_key(call: Call) -> tuple[str, str, str] | None:
+    """Target, event type and listener of an add/removeEventListener call whose listener is a name (a function
+    written in place cannot be removed), as written."""
+    arguments = call.arguments
+    if call.receiver is None or len(arguments) < 2:
+        return None
+    listener = unwrap(arguments[1])
+    if listener is None or listener.type != "identifier":
+        return None
+    return text(call.receiver), text(arguments[0]), text(listener)
+
+
+def _switch_compared(switch: Node) -> Node | None:
+    """The value a switch compares with at least one ``case`` (a lone ``default`` compares nothing)."""
+    body = switch.child_by_field_name("body")
+    if body is None or not any(child.type == "switch_case" for child in body.named_children):
+        return None
+    return switch.child_by_field_name("value")
 
 
 def _awaited(node: Node) -> list[Node | None] | None:
@@ -1900,9 +1966,10 @@ def _string(node: Node | None) -> str | None:
 
 def _leads_to(check: Node, node: Node) -> bool:
     """An abort check earlier in a catch guards ``node`` unless it is ``if (signal.aborted) ...`` that ``node`` is
-    outside of: then ``node`` runs when the run was NOT cancelled (``if (signal.aborted) return x; throw err;``).
-    Nor does ``signal.throwIfAborted()``: what follows it runs only when the run goes on."""
-    if check.type == "call_expression":
+    outside of, or in the branch taken when the run was NOT cancelled: ``if (signal.aborted) return x; throw err;``,
+    ``if (!axios.isCancel(err)) throw err;``. Nor does ``signal.throwIfAborted()``: what follows it runs only when
+    the run goes on."""
+    if check.type == "call_expression" and member_name(unwrap(check.child_by_field_name("function"))) == "throwIfAborted":
         return False
     condition, statement = check, check.parent  # each .parent is worked out going down from the root
     while statement is not None and statement.type in (
@@ -1911,7 +1978,10 @@ def _leads_to(check: Node, node: Node) -> bool:
     if statement is None or statement.type != "if_statement" or statement.child_by_field_name("condition") != condition:
         return True
     negated = text(unwrap(condition)).lstrip().startswith("!")
-    return negated or contains(statement, node)
+    if not contains(statement, node):
+        return negated
+    consequence = statement.child_by_field_name("consequence")
+    return (consequence is not None and contains(consequence, node)) != negated
 
 
 def _enclosing_if_condition(node: Node) -> Node | None:

@@ -30,6 +30,7 @@ from webmcp_lint.model import Finding, Project, ToolDefinition
 from webmcp_lint.rules import TOOLS, rule
 from webmcp_lint.scope import FUNCTION_KINDS, spelled
 from webmcp_lint.syntax import member_name, spelled_nodes, text, unwrap
+from webmcp_lint.wording import article
 
 SHOWN_TEXT = 48  # longest piece of code quoted in a message
 SIGNAL_MEMBERS = frozenset({"aborted", "reason", "throwIfAborted", "addEventListener", "removeEventListener",
@@ -141,7 +142,8 @@ def abortable_call_without_signal(tool: ToolDefinition, project: Project) -> Ite
         return
     for api_call in model.signal_api_calls:
         node = api_call.call.node
-        if api_call.status != "missing" or model.in_abort_listener(node):
+        if api_call.status != "missing" or model.in_abort_listener(node) \
+                or (api_call.api.endswith("addEventListener") and model.removed_on_abort(api_call.call)):
             continue
         where = _signal_place(api_call)
         declare = "" if model.signal_in_scope else " (take it as `execute(input, { signal })`)"
@@ -539,10 +541,10 @@ def _reason(model: ExecuteModel, node: Node, kind: str) -> str | None:
     if kind == "new_expression":
         error = _error_constructor(node, kind)
         if error is not None:
-            return f"a `{error}`, which serialises to `{{}}` so its message is lost; return `{{ error: err.message }}`"
+            return f"{article(error)} `{error}`, which serialises to `{{}}` so its message is lost; return `{{ error: err.message }}`"
         constructor = dotted_name(node.child_by_field_name("constructor")) or ""
         if constructor in COLLECTIONS:
-            return f"a `{constructor}`, which serialises to `{{}}`; return an array or a plain object"
+            return f"{article(constructor)} `{constructor}`, which serialises to `{{}}`; return an array or a plain object"
         return None
     if kind == "number" and text(node).endswith("n"):
         return "a BigInt, which makes JSON serialisation throw; return `String(value)`"

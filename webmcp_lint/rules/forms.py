@@ -14,6 +14,7 @@ from webmcp_lint.vocabulary import NOUN_LIKE_VERBS
 from webmcp_lint.model import Finding, Project, ToolDefinition
 from webmcp_lint.rules import FORM_TOOLS, rule
 from webmcp_lint.rules.shape import MAX_NAME_LENGTH, name_problem
+from webmcp_lint.wording import article
 
 # Autocomplete tokens of fields that hold credentials or payment data.
 SENSITIVE_AUTOCOMPLETE = frozenset({
@@ -114,7 +115,7 @@ def _consequential_reason(form: FormTool) -> str | None:
     for form_field in form.fields:
         kind = sensitive_kind(form_field) or _payment_name(form_field)
         if kind is not None:
-            return f"holds a {kind} field"
+            return f"holds {article(kind)} {kind} field"
     return None
 
 
@@ -157,5 +158,5 @@ def form_exposes_sensitive_field(tool: ToolDefinition, project: Project) -> Iter
             continue
         attribute = form_field.element.attribute("type" if kind == "password" else "autocomplete")
         yield tool.finding(attribute.node if attribute is not None else form_field.element.tag_node,
-                           f"{_capitalised(_label(tool))} exposes a {kind} field to the agent; keep credentials "
+                           f"{_capitalised(_label(tool))} exposes {article(kind)} {kind} field to the agent; keep credentials "
                            "and payment data out of tool forms and let the user enter them.")

@@ -14,6 +14,7 @@ from webmcp_lint.model import FileAnalysis, Finding, FrameworkCall, Project, Reg
 from webmcp_lint.rules import FILES, PROJECT, rule
 from webmcp_lint.scope import FUNCTION_KINDS
 from webmcp_lint.syntax import ancestors_under, call_arguments, enclosing_function, spelled_nodes, text, unwrap
+from webmcp_lint.wording import article
 
 HOOK_NAME = re.compile(r"^use[A-Z0-9]")
 HOOK_NAME_SPELLING = re.compile(rb"use[A-Z0-9]")  # a file without it names no hook
@@ -422,7 +423,7 @@ def _outside_injection_context(call: Node, script: Script) -> str | None:
                 name = callee_name(holder)
                 if name in INJECTION_CONTEXT_CALLS:
                     return None
-                return f"in a {name} callback" if name in DEFERRED_CALLS else None
+                return f"in {article(name)} {name} callback" if name in DEFERRED_CALLS else None
             parent = current.parent
             if parent is not None and parent.type in CLASS_FIELD_KINDS:
                 return f"in {function_name(current)}, a handler that runs later"
