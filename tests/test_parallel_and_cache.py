@@ -169,10 +169,10 @@ def test_the_entries_a_worker_sent_before_it_died_are_used_and_its_other_units_l
     assert len(linted_here) == len(set(linted_here)) == 40 - 2
 
 
-def test_every_worker_is_waited_for_by_the_end_of_the_run(tmp_path, monkeypatch):
-    """Workers are reaped after the merge (their exit frees their memory meanwhile), never left as zombies."""
-    monkeypatch.chdir(FIXTURES)
-    started = []
+@pytest.fixture
+def forked(monkeypatch) -> list[int]:
+    """The process ids of the workers this process forks (filled as it forks them)."""
+    started: list[int] = []
     real_fork = os.fork
 
     def recorded_fork():
@@ -182,28 +182,24 @@ def test_every_worker_is_waited_for_by_the_end_of_the_run(tmp_path, monkeypatch)
         return pid
 
     monkeypatch.setattr(os, "fork", recorded_fork)
+    return started
+
+
+def test_every_worker_is_waited_for_by_the_end_of_the_run(tmp_path, monkeypatch, forked):
+    """Workers are reaped after the merge (their exit frees their memory meanwhile), never left as zombies."""
+    monkeypatch.chdir(FIXTURES)
     check_json(FIXTURES, "--jobs", "3", "--no-cache", report=tmp_path / "report.json")
-    assert len(started) == 2
-    for pid in started:
+    assert len(forked) == 2
+    for pid in forked:
         with pytest.raises(ChildProcessError):  # already waited for: no longer this process's child
             os.waitpid(pid, os.WNOHANG)
 
 
-def test_never_more_processes_than_units(tmp_path, monkeypatch):
+def test_never_more_processes_than_units(tmp_path, monkeypatch, forked):
     monkeypatch.chdir(write_project(tmp_path / "app", PROJECT))
-    started = []
-    real_fork = os.fork
-
-    def recorded_fork():
-        pid = real_fork()
-        if pid:
-            started.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", recorded_fork)
     check_json(tmp_path, "--jobs", "200", "--no-cache", report=tmp_path / "report.json")
     units_linted = 5  # the project's files but main.js, which the prefilter rejects
-    assert len(started) == units_linted - 1  # and this process
+    assert len(forked) == units_linted - 1  # and this process
 
 
 def test_a_failure_in_the_main_process_stops_its_workers(tmp_path, monkeypatch):
