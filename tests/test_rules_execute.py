@@ -56,6 +56,10 @@ def apply_fix(code: str, diagnostic: Diagnostic) -> str:
      "if (!axios.isCancel(e)) throw e; return { cancelled: true }; } }", "throw e;"),
     ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
      "if (!signal.aborted) throw err; return { cancelled: true }; } }", "throw err;"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     'if (err.name !== "AbortError") throw err; return { cancelled: true }; } }', "throw err;"),
+    ("async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+     "if (retry && !signal.aborted) throw err; return { cancelled: true }; } }", "throw err;"),
     ("async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
      "if (e.code === 'ERR_NETWORK') throw e; return { error: 'offline' }; } }", "throw e;"),
 ])
@@ -99,6 +103,9 @@ def test_wm401_message_teaches_the_error_value():
     'if (e.name === "CanceledError") { throw e; } return { error: "failed" }; } }',
     "async execute(input, { signal }) { try { return (await axios.get('/a', { signal })).data; } catch (e) { "
     "if (isCancel(e)) throw e; return { error: 'failed' }; } }",
+    # a `!` on another operand does not negate the check: the throw still happens only on abort
+    "async execute(input, { signal }) { try { return await load({ signal }); } catch (err) { "
+    'if (!quiet && err.name === "AbortError") throw err; return { error: "failed" }; } }',
 ])
 def test_wm401_not_flagged(execute):
     assert findings(tool(execute), "WM401") == []

@@ -180,6 +180,8 @@ def test_wm704_still_flags_fields_no_label_can_reach():
   </form>
 );"""
     assert flagged_text(jsx, "WM704", "F.tsx") == ['<input name="bare" />']
+    static_id = jsx.replace('<input name="bare" />', '<input id="max" name="max" />')  # a static id no label names
+    assert flagged_text(static_id, "WM704", "F.tsx") == ['<input id="max" name="max" />']
     static = page('<label for="q">Query</label><input id="q" name="q"><input id="c" name="c">')
     assert flagged_text(static, "WM704", "index.html") == ['<input id="c" name="c">']
 

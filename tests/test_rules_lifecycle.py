@@ -370,6 +370,17 @@ def test_wm502_a_tsx_file_of_a_vue_package_is_a_vue_app(tmp_path):
     assert "Vue app" in found.message and "depends on vue" in found.message
 
 
+def test_wm502_hono_s_client_is_no_jsx_framework(tmp_path):
+    """Only hono/jsx is Hono's JSX; its RPC client is common in React apps."""
+    result = lint_project(tmp_path, {
+        "package.json": '{ "dependencies": { "hono": "^4.0.0" } }',
+        "src/Cart.tsx": 'import { hc } from "hono/client";\n' + SOLID_COMPONENT,
+    })
+    assert [d.code for d in result.diagnostics if d.code == "WM502"] == ["WM502"]
+    code = 'import { render } from "hono/jsx/dom";\n' + SOLID_COMPONENT
+    assert findings(code, "WM502", "Cart.tsx") == []
+
+
 def test_wm502_a_tsx_file_of_a_react_package_is_still_a_react_app(tmp_path):
     result = lint_project(tmp_path, {
         "package.json": '{ "dependencies": { "react": "^19.0.0", "lodash": "^4.0.0" } }',

@@ -1213,7 +1213,8 @@ class ExecuteModel:
             if kind in ("if_statement", "ternary_expression"):
                 condition = current.child_by_field_name("condition")
                 if condition is not None and child != condition and self.checks_abort_within(condition):
-                    negated = text(unwrap(condition)).lstrip().startswith("!")
+                    checks = self._abort_positions.within(condition.start_byte, condition.end_byte)
+                    negated = _negated_within(checks[0] if checks else condition, condition)
                     otherwise = child.type == "else_clause" or child == current.child_by_field_name("alternative")
                     if negated == otherwise:
                         return True
@@ -1977,11 +1978,26 @@ def _leads_to(check: Node, node: Node) -> bool:
         condition, statement = statement, statement.parent
     if statement is None or statement.type != "if_statement" or statement.child_by_field_name("condition") != condition:
         return True
-    negated = text(unwrap(condition)).lstrip().startswith("!")
+    negated = _negated_within(check, condition)
     if not contains(statement, node):
         return negated
     consequence = statement.child_by_field_name("consequence")
     return (consequence is not None and contains(consequence, node)) != negated
+
+
+def _negated_within(check: Node, condition: Node) -> bool:
+    """The abort check ``check`` holds when ``condition`` (which contains it) is false: it is negated by the `!`s on
+    its way up to the condition (not by one on another operand, as in `!quiet && err.name === "AbortError"`), and
+    by being an inequality itself (`err.name !== "AbortError"`)."""
+    operator = check.child_by_field_name("operator") if check.type == "binary_expression" else None
+    negated = operator is not None and operator.type in ("!==", "!=")
+    current = check
+    while current is not None and current != condition:
+        current = current.parent
+        if current is not None and current.type == "unary_expression":
+            operator = current.child_by_field_name("operator")
+            negated ^= operator is not None and operator.type == "!"
+    return negated
 
 
 def _enclosing_if_condition(node: Node) -> Node | None:

@@ -42,7 +42,7 @@ COMPONENT_SUFFIXES = {".vue": VUE, ".jsx": REACT, ".tsx": REACT}
 # Frameworks other than React whose components are written in .jsx/.tsx files (each package, or a subpath of it:
 # solid-js/web, preact/hooks, hono/jsx).
 OTHER_JSX_PACKAGES = ("solid-js", "preact", "@stencil/core", "@builder.io/qwik", "@qwik.dev/core", "inferno",
-                      "hono", "mithril")
+                      "hono/jsx", "mithril")  # Hono's JSX only: its RPC client (hono/client) is common in React apps
 _OTHER_JSX_SUBPATHS = tuple(package + "/" for package in OTHER_JSX_PACKAGES)
 # Dependencies after which a .jsx/.tsx suffix no longer says React (Vue components may be written in TSX too).
 NOT_REACT_JSX_DEPENDENCIES = OTHER_JSX_PACKAGES + DEPENDENCY_PACKAGES[VUE]

@@ -236,10 +236,10 @@ class _Document:
         label = self.enclosing(element.node, "label", form.node)
         if label is None and isinstance(element_id, str):
             label = self.labels_for.get(element_id)
-        if label is None and element_id is not UNDEFINED:
-            # A label's target or the field's id written as code (React's useId, a bound `:for`): the field may well
-            # be labelled, and a rule that needs the label's text stays silent.
-            maybe = self.labels_for_code or (list(self.labels_for.values()) if not isinstance(element_id, str) else [])
+        if label is None and element_id is not UNDEFINED and not isinstance(element_id, str):
+            # The field's id written as code (React's useId, a bound `:id`) with a label that may name it: the field
+            # may well be labelled, and a rule that needs the label's text stays silent.
+            maybe = self.labels_for_code or list(self.labels_for.values())
             if maybe:
                 return FieldDescription(LABEL, Unknown("dynamic"), maybe[0].tag_node, maybe[0].node)
         if label is not None:
