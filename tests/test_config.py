@@ -150,6 +150,18 @@ def test_findings_in_an_excluded_module_reached_through_an_import_are_dropped(pr
     assert ("generated/gen.js", "WM206") in check_json("src/main.js", "generated/gen.js", *options)[1]  # linted
 
 
+def test_folders_above_the_project_do_not_exclude_what_it_imports(tmp_path, monkeypatch):
+    """A default excluded name (out, build, dist...) among the folders that hold the project is not the project's."""
+    app = tmp_path / "out" / "V" / "app"
+    write(tmp_path / "out" / "V" / "shared" / "inventory.js", 'export const tool = { name: "bad name", description: '
+                                                             '"Lists the items in the inventory.", execute() { return 1; } };\n')
+    write(app / "src" / "main.js", 'import { tool } from "../../shared/inventory.js";\n'
+                                   "await document.modelContext?.registerTool(tool);\n")
+    monkeypatch.chdir(app)
+    found = check_json(".", "--no-cache")[1]
+    assert [(Path(path).name, code) for path, code in found if code == "WM201"] == [("inventory.js", "WM201")]
+
+
 def test_force_exclude_applies_the_default_excluded_directories(project):
     write(project / "dist" / "bundle.js", NAVIGATOR)
     assert check_json("dist/bundle.js")[0] == 1

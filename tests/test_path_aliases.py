@@ -32,6 +32,7 @@ def config(options: dict, **fields) -> str:
     ({"tsconfig.json": config({"baseUrl": "src", "paths": {"~tools/*": ["tools/*"]}})}, "~tools/inventory"),
     ({"jsconfig.json": config({"paths": {"@/*": ["./src/*"]}})}, "@/tools/inventory"),
     ({"tsconfig.json": config({"paths": {"@inventory": ["./src/tools/inventory.ts"]}})}, "@inventory"),
+    ({"tsconfig.json": config({"paths": {"#/*": ["./src/*"]}})}, "#/tools/inventory"),  # Node subpath style
     # A later or nearer pattern with a longer prefix wins; the first substitution that exists is taken.
     ({"tsconfig.json": config({"paths": {"@/*": ["./elsewhere/*"], "@/tools/*": ["./missing/*", "./src/tools/*"]}})},
      "@/tools/inventory"),
@@ -58,6 +59,7 @@ def test_a_factory_imported_through_a_mapped_path_is_checked(tmp_path, files, sp
     {"tsconfig.json": config({"paths": {"#/*": ["./src/*"]}})},  # no pattern matches
     {"tsconfig.json": config({"paths": {"@/*": ["./lib/*"]}})},  # it maps to a missing file
     {"tsconfig.json": "{ not json"},  # (a notice says so)
+    {"tsconfig.json": config({"baseUrl": ".", "paths": {"*": ["src/tools/*"]}})},  # maps "@/tools/..." nowhere
 ])
 def test_an_import_no_config_maps_to_a_file_stays_a_package(tmp_path, files):
     result = lint_project(tmp_path, {
@@ -67,6 +69,15 @@ def test_an_import_no_config_maps_to_a_file_stays_a_package(tmp_path, files):
     })
     assert flagged_files(result) == []
     assert all("resolve" not in notice.message for notice in result.notices)
+
+
+def test_a_hash_in_a_specifier_after_its_first_character_is_a_fragment_and_a_leading_one_a_name(tmp_path):
+    result = lint_project(tmp_path, {
+        "tsconfig.json": config({"baseUrl": ".", "paths": {"*": ["src/*"]}}),
+        "src/index.ts": FACTORY,  # what "#anything" would reach if the name were cut at its "#"
+        "src/app/main.ts": 'import { createInventoryTool } from "#anything";\n' + REGISTER,
+    })
+    assert flagged_files(result) == []
 
 
 def test_the_nearest_config_governs_a_folder(tmp_path):

@@ -57,7 +57,7 @@ class Exclusion(HashedRecord):
 
     def excludes(self, path: Path, is_dir: bool = False) -> bool:
         relative = _relative(path, self.root)
-        return self.spec.match_file(relative + ("/" if is_dir else ""))
+        return relative is not None and self.spec.match_file(relative + ("/" if is_dir else ""))
 
 
 class PerFileIgnore(HashedRecord):
@@ -72,7 +72,8 @@ class PerFileIgnore(HashedRecord):
         self.root = root
 
     def matches(self, path: Path) -> bool:
-        return _spec((self.pattern,)).match_file(_relative(path, self.root))
+        relative = _relative(path, self.root)
+        return relative is not None and _spec((self.pattern,)).match_file(relative)
 
 
 class RuleLayer(Record):
@@ -113,12 +114,13 @@ def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
 _SPECS: dict[tuple[str, ...], pathspec.PathSpec] = {}
 
 
-def _relative(path: Path, root: Path) -> str:
-    """``path`` relative to ``root`` (both made absolute without following symlinks, which may loop)."""
+def _relative(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` (both made absolute without following symlinks, which may loop); None for a
+    path outside it, which the config's patterns (relative to its folder) cannot name."""
     try:
         return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
     except ValueError:
-        return path.as_posix()
+        return None
 
 
 # --- finding and reading the file -------------------------------------------------------------------

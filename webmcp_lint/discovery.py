@@ -246,7 +246,8 @@ def explicitly_excluded(path: Path, exclusion, excluded_dirs: frozenset[str] = D
     """Whether ``--force-exclude`` drops a file named on the command line (or given as ``--stdin-filename``)."""
     if exclusion is not None:
         return exclusion.excludes(path)
-    return any(part in excluded_dirs for part in Path(display_path(path)).parts[:-1])
+    shown = Path(display_path(path))  # the folders above the current one are the user's, not the project's
+    return not shown.is_absolute() and ".." not in shown.parts and any(part in excluded_dirs for part in shown.parts[:-1])
 
 
 def _os_reason(error: BaseException) -> str:

@@ -492,8 +492,11 @@ def _directories_up(start: str, filename: str) -> Iterator[Path]:
 
 
 def _without_query(specifier: str) -> str:
-    """A specifier without the query or fragment bundlers allow after it (``./icon.svg?raw``)."""
-    return specifier.split("?", 1)[0].split("#", 1)[0]
+    """A specifier without the query or fragment bundlers allow after it (``./icon.svg?raw``); a leading ``#``
+    starts a name (``#/tools``, Node's subpath imports, Nuxt's ``#imports``), not a fragment."""
+    specifier = specifier.split("?", 1)[0]
+    fragment = specifier.find("#", 1)
+    return specifier if fragment == -1 else specifier[:fragment]
 
 
 def _module_candidates(directory: str, specifier: str) -> Iterator[Path]:
