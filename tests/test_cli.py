@@ -156,6 +156,8 @@ def test_an_explicit_file_of_another_type_is_a_named_skip(project):
     output = run("check", "notes.txt", "src/bad.js", "--no-color", "--no-cache").output
     assert "Found 1 problem" in output and "in 1 file." in output
     assert "skipped notes.txt: not a JavaScript, TypeScript, HTML, Vue or Svelte file" in output
+    stdin = run("check", "-", "--stdin-filename", "notes.txt", "--no-color", stdin=BAD).output
+    assert "in 0 files" in stdin and "skipped notes.txt: not a JavaScript, TypeScript, HTML, Vue or Svelte file" in stdin
 
 
 def test_a_folder_the_walk_cannot_enter_is_named_like_a_skipped_file(project):

@@ -39,6 +39,11 @@ def config(options: dict, **fields) -> str:
     # paths from the config it extends, relative to that config.
     ({"tsconfig.json": config({}, extends="./config/base.json"),
       "config/base.json": config({"paths": {"@/*": ["../src/*"]}})}, "@/tools/inventory"),
+    # A solution config (create-vue, Vite): the referenced config that includes the importer maps its imports.
+    ({"tsconfig.json": json.dumps({"files": [], "references": [{"path": "./tsconfig.node.json"},
+                                                              {"path": "./tsconfig.app.json"}]}),
+      "tsconfig.node.json": config({"paths": {"@/*": ["./nowhere/*"]}}, include=["vite.config.ts"]),
+      "tsconfig.app.json": config({"paths": {"@/*": ["./src/*"]}}, include=["src/**/*.ts"])}, "@/tools/inventory"),
     ({"tsconfig.json": config({}, extends=["./config/a.json", "./config/b"]),
       "config/a.json": config({"paths": {"@/*": ["../nowhere/*"]}}),
       "config/b.json": config({"baseUrl": "..", "paths": {"@/*": ["src/*"]}})}, "@/tools/inventory"),

@@ -32,7 +32,7 @@ from webmcp_lint.languages import SCRIPT_LANGUAGE_BY_SUFFIX
 from webmcp_lint.record import Record
 from webmcp_lint.scope import Binding, pattern_names, specifier_names, specifier_text
 from webmcp_lint.source import SourceFile
-from webmcp_lint.tsconfig import CONFIG_NAMES, PathMapping, path_mapping
+from webmcp_lint.tsconfig import CONFIG_NAMES, PathMapping, compiling_config, path_mapping
 
 if TYPE_CHECKING:
     from webmcp_lint.model import Script
@@ -253,19 +253,22 @@ class ProjectIndex:
         directory = self.directory_of(importer)
         if is_relative_specifier(specifier):
             return self.first_file(("module", directory, specifier), lambda: _module_candidates(directory, specifier))
-        mapping = self._path_mapping(directory)
+        mapping = self._path_mapping(directory, importer)
         targets = mapping.targets(_without_query(specifier)) if mapping is not None else []
         if not targets:
             return None
         return self.first_file(("mapped", *targets),
                                lambda: (candidate for target in targets for candidate in _file_candidates(target)))
 
-    def _path_mapping(self, directory: str) -> PathMapping | None:
-        """The import paths mapped by the tsconfig.json or jsconfig.json nearest ``directory``, if any."""
+    def _path_mapping(self, directory: str, importer: Path) -> PathMapping | None:
+        """The import paths mapped by the tsconfig.json or jsconfig.json nearest ``directory`` (the folder of
+        ``importer``), if any: for a solution config (Vite's and create-vue's root tsconfig.json, which only
+        references others), by the referenced config that compiles the importer."""
         config = self.first_file(("config", directory), lambda: (
             folder / name for folder in _folders_up(directory) for name in CONFIG_NAMES))
         if config is None:
             return None
+        config = compiling_config(config, [absolute(importer)], self)
         if config not in self._path_mappings:
             self._path_mappings[config] = path_mapping(config, self)
         return self._path_mappings[config]

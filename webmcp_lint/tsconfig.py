@@ -11,12 +11,13 @@ cache.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from webmcp_lint.record import Record
 
 if TYPE_CHECKING:
+    from webmcp_lint.jsonc import JsonDocument
     from webmcp_lint.project_index import ProjectIndex
 
 MAX_CONFIGS = 8  # configs an extends chain may hold (a loop or a long chain stops there)
@@ -70,6 +71,53 @@ def compiler_options(path: Path, index: ProjectIndex) -> dict[str, Any]:
     return merged
 
 
+def is_solution(document: JsonDocument | None) -> bool:
+    """A config that only references others (``"files": []``, as Vite's templates write the root one): it compiles
+    no file, so its own compilerOptions reach none."""
+    value = document.value if document is not None else None
+    return isinstance(value, dict) and value.get("files") == [] and "include" not in value \
+        and isinstance(value.get("references"), list) and bool(value["references"])
+
+
+def references(path: Path, index: ProjectIndex) -> list[Path]:
+    """The configs the one at ``path`` references that exist."""
+    document = index.json_document(path)
+    references = document.value.get("references") if document is not None and isinstance(document.value, dict) else None
+    found = []
+    for reference in references if isinstance(references, list) else []:
+        target = reference.get("path") if isinstance(reference, dict) else None
+        referenced = config_path(path, target, index) if isinstance(target, str) else None
+        if referenced is not None:
+            found.append(referenced)
+    return found
+
+
+def compiling_config(path: Path, sources: list[Path], index: ProjectIndex) -> Path:
+    """Where the types setting belongs: the config itself, or for a solution config the referenced one whose
+    ``include`` holds the sources (else its first reference)."""
+    if not is_solution(index.json_document(path)):
+        return path
+    referenced = references(path, index)
+    for candidate in referenced:
+        document = index.json_document(candidate)
+        include = document.value.get("include") if document is not None and isinstance(document.value, dict) else None
+        if isinstance(include, list) and any(_includes(candidate.parent, pattern, source)
+                                             for pattern in include if isinstance(pattern, str) for source in sources):
+            return candidate
+    return referenced[0] if referenced else path
+
+
+def _includes(base: Path, pattern: str, source: Path) -> bool:
+    """An ``include`` entry (a folder, or a glob) of the config in ``base`` holds ``source``."""
+    try:
+        relative = PurePosixPath(source.relative_to(base).as_posix())
+    except ValueError:
+        return False
+    pattern = pattern.replace("\\", "/").removeprefix("./").rstrip("/")
+    folder = pattern.split("*", 1)[0].rstrip("/")
+    return relative.match(pattern) or not folder or relative.as_posix().startswith(folder + "/")
+
+
 class PathMapping(Record):
     """The ``paths`` of one config: each pattern's text before and after its ``*`` (None for an exact one) and
     its substitutions, and the folder they are relative to."""
@@ -87,7 +135,7 @@ class PathMapping(Record):
         for prefix, suffix, substitutions in self.patterns:
             if suffix is None:
                 if specifier == prefix:
-                    best = (len(prefix) + 1, "", substitutions)  # an exact pattern beats any with a star
+                    best = (len(prefix), "", substitutions)  # an exact pattern beats any with a star
                     break
             elif specifier.startswith(prefix) and specifier.endswith(suffix) \
                     and len(specifier) >= len(prefix) + len(suffix) and (best is None or len(prefix) > best[0]):

@@ -17,9 +17,10 @@ from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Command
                                   write_output)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
-from webmcp_lint.discovery import Skip, explicitly_excluded
+from webmcp_lint.discovery import LINTED_SUFFIXES, UNSUPPORTED_FILE, Skip, explicitly_excluded
 from webmcp_lint.engine import LintResult, Notice, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
 from webmcp_lint.formats import RenderOptions, render
+from webmcp_lint.languages import lower_suffix
 from webmcp_lint.selection import SelectorError, split_selectors
 from webmcp_lint.source import SourceFile
 
@@ -44,6 +45,9 @@ def _stdin_sources(stdin_filename: str | None, settings: Settings) -> tuple[list
     raw = sys.stdin.buffer.read()
     if settings.force_exclude and stdin_filename and explicitly_excluded(Path(name), settings.exclusion):
         result.skipped.append(Skip(name, "excluded"))
+        return [], result, raw
+    if lower_suffix(name) not in LINTED_SUFFIXES:
+        result.skipped.append(Skip(name, UNSUPPORTED_FILE))
         return [], result, raw
     source = source_from_bytes(Path(name), name, raw, result, explicit=True)
     return [source] if source is not None else [], result, raw

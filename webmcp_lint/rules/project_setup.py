@@ -19,7 +19,7 @@ from webmcp_lint.languages import TSX, TYPESCRIPT
 from webmcp_lint.model import FileAnalysis, Finding, Project
 from webmcp_lint.project_index import ProjectIndex, absolute
 from webmcp_lint.rules import PROJECT, rule
-from webmcp_lint.tsconfig import compiler_options, config_path
+from webmcp_lint.tsconfig import compiler_options, compiling_config, is_solution, references
 
 PACKAGE = "webmcp-types"
 DECLARING_FIELDS = ("dependencies", "devDependencies")
@@ -66,56 +66,9 @@ def _enables_package(options: dict[str, Any]) -> bool:
 
 
 def _tsconfig_enables(path: Path, index: ProjectIndex) -> bool:
-    if not _is_solution(index.json_document(path)) and _enables_package(compiler_options(path, index)):
+    if not is_solution(index.json_document(path)) and _enables_package(compiler_options(path, index)):
         return True
-    return any(_enables_package(compiler_options(referenced, index)) for referenced in _references(path, index))
-
-
-def _is_solution(document: JsonDocument | None) -> bool:
-    """A config that only references others (``"files": []``, as Vite's templates write the root one): it compiles
-    no file, so its own compilerOptions reach none."""
-    value = document.value if document is not None else None
-    return isinstance(value, dict) and value.get("files") == [] and "include" not in value \
-        and isinstance(value.get("references"), list) and bool(value["references"])
-
-
-def _references(path: Path, index: ProjectIndex) -> list[Path]:
-    """The configs the one at ``path`` references that exist."""
-    document = index.json_document(path)
-    references = document.value.get("references") if document is not None and isinstance(document.value, dict) else None
-    found = []
-    for reference in references if isinstance(references, list) else []:
-        target = reference.get("path") if isinstance(reference, dict) else None
-        referenced = config_path(path, target, index) if isinstance(target, str) else None
-        if referenced is not None:
-            found.append(referenced)
-    return found
-
-
-def _compiling_config(path: Path, sources: list[Path], index: ProjectIndex) -> Path:
-    """Where the types setting belongs: the config itself, or for a solution config the referenced one whose
-    ``include`` holds the sources (else its first reference)."""
-    if not _is_solution(index.json_document(path)):
-        return path
-    referenced = _references(path, index)
-    for candidate in referenced:
-        document = index.json_document(candidate)
-        include = document.value.get("include") if document is not None and isinstance(document.value, dict) else None
-        if isinstance(include, list) and any(_includes(candidate.parent, pattern, source)
-                                             for pattern in include if isinstance(pattern, str) for source in sources):
-            return candidate
-    return referenced[0] if referenced else path
-
-
-def _includes(base: Path, pattern: str, source: Path) -> bool:
-    """An ``include`` entry (a folder, or a glob) of the config in ``base`` holds ``source``."""
-    try:
-        relative = PurePosixPath(source.relative_to(base).as_posix())
-    except ValueError:
-        return False
-    pattern = pattern.replace("\\", "/").removeprefix("./").rstrip("/")
-    folder = pattern.split("*", 1)[0].rstrip("/")
-    return relative.match(pattern) or not folder or relative.as_posix().startswith(folder + "/")
+    return any(_enables_package(compiler_options(referenced, index)) for referenced in references(path, index))
 
 
 def _sources_load_types(index: ProjectIndex, directory: Path) -> bool:
@@ -161,7 +114,7 @@ def webmcp_types_not_configured(project: Project) -> Iterator[Finding]:
             continue
         if _tsconfig_enables(path, index) or _sources_load_types(index, path.parent):
             continue
-        tsconfig = index.json_document(_compiling_config(path, sources, index)) or tsconfig
+        tsconfig = index.json_document(compiling_config(path, sources, index)) or tsconfig
         yield _finding(tsconfig, "TypeScript does not load webmcp-types here: add \"webmcp-types\" to "
                                  "compilerOptions.types (or a `/// <reference types=\"webmcp-types\" />` line).",
                        ("compilerOptions", "types"), ("compilerOptions",))
