@@ -64,7 +64,9 @@ UNCANCELLABLE_METHODS = frozenset({"requestFullscreen", "requestPointerLock", "d
 # Objects none of whose methods takes a signal, told by what makes them: the receiver, or what its name is bound to,
 # spells one of these (``const cache = await caches.open("v1"); await cache.match(url)``: a Cache).
 UNCANCELLABLE_OBJECT_EVIDENCE = ("caches.open",)
-# Media element methods that take no signal (``await video.play()``), counted on a receiver that shows it is one.
+# Media element methods that take no signal (``await video.play()``), counted on a receiver that shows it is one. A
+# heuristic: the evidence is a word in the receiver's text or its binding's (``videoRef.current``, ``new Audio(...)``),
+# so a ``mediaService.play()`` that could take a signal is left alone too; a WM404 miss, never a false finding.
 MEDIA_METHODS = frozenset({"play"})
 MEDIA_EVIDENCE = ("video", "Video", "audio", "Audio", "media", "Media")
 
