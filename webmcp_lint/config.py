@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webmcp_lint.diagnostics import Severity
-from webmcp_lint.discovery import DEFAULT_EXCLUDED_DIRS
+from webmcp_lint.discovery import DEFAULT_EXCLUDED_DIRS, pattern_error
 from webmcp_lint.engine import DEFAULT_MAX_FILE_SIZE, Settings
 from webmcp_lint.record import HashedRecord, Record
 from webmcp_lint.rules import Rule, all_rules
@@ -149,7 +149,8 @@ def find_config(start: Path) -> Path | None:
 
 # A ``[tool.webmcp-lint]`` header (or a sub-table of it), told apart from other tools' tables in a file that does
 # not parse: such a file is ours to report.
-_OWN_TABLE_HEADER = re.compile(r"""^\s*\[\s*tool\s*\.\s*(?:webmcp-lint|"webmcp-lint"|'webmcp-lint')\s*[\].]""", re.MULTILINE)
+_OWN_TABLE_HEADER = re.compile(r"""^\s*\[\s*tool\s*\.\s*(?:webmcp-lint|"webmcp-lint"|'webmcp-lint')\s*[\].]""",
+                               re.MULTILINE)
 
 
 def _has_table(pyproject: Path) -> bool:
@@ -248,11 +249,10 @@ class _Reader:
 
     def glob(self, key: str, pattern: str, table: tuple[str, ...] = ()) -> None:
         """Raises when ``pattern`` is no gitignore-style pattern (``[z-a]``, a lone ``!``)."""
-        try:
-            _spec((pattern,))
-        except (ValueError, re.error) as error:
+        error = pattern_error(pattern)
+        if error is not None:
             raise self.fail(key, f"`{table[-1] if table else key}` holds `{pattern}`, which is not a valid glob "
-                                 f"({error})", value=pattern, table=table) from None
+                                 f"({error})", value=pattern, table=table)
 
     def codes(self, key: str, selector: str, table: tuple[str, ...] = ()) -> list[Rule]:
         try:

@@ -149,17 +149,18 @@ def _gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec:
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except (ValueError, re.error):
-        return pathspec.GitIgnoreSpec.from_lines([line for line in lines if _valid_pattern(line)])
+        return pathspec.GitIgnoreSpec.from_lines([line for line in lines if pattern_error(line) is None])
 
 
-def _valid_pattern(line: str) -> bool:
+def pattern_error(pattern: str) -> str | None:
+    """Why ``pattern`` is no gitignore-style pattern (``[z-a]``, a lone ``!``), or None when it is one."""
     import pathspec
 
     try:
-        pathspec.GitIgnoreSpec.from_lines([line])
-    except (ValueError, re.error):
-        return False
-    return True
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except (ValueError, re.error) as error:
+        return str(error)
+    return None
 
 
 def _ignored(chain: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...], path: Path, is_dir: bool) -> bool:
@@ -216,11 +217,9 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
             except (OSError, RuntimeError) as error:
                 result.skipped.append(Skip(display_path(path), _os_reason(error)))
                 continue
-            if force_exclude and explicitly_excluded(path, exclusion, excluded_dirs):
-                result.skipped.append(Skip(display_path(path), "excluded"))
-                continue
-            if _suffix(path.name).lower() not in suffixes:
-                result.skipped.append(Skip(display_path(path), UNSUPPORTED_FILE))
+            reason = explicit_skip_reason(path, exclusion, force_exclude, excluded_dirs, suffixes)
+            if reason is not None:
+                result.skipped.append(Skip(display_path(path), reason))
                 continue
             if resolved not in seen:
                 seen.add(resolved)
@@ -242,12 +241,24 @@ def discover(paths: list[str], *, excluded_dirs: frozenset[str] = DEFAULT_EXCLUD
     return result
 
 
+def explicit_skip_reason(path: Path, exclusion, force_exclude: bool,
+                         excluded_dirs: frozenset[str] = DEFAULT_EXCLUDED_DIRS,
+                         suffixes: frozenset[str] = LINTED_SUFFIXES) -> str | None:
+    """Why a file named on the command line (or given as ``--stdin-filename``) is not linted, or None."""
+    if force_exclude and explicitly_excluded(path, exclusion, excluded_dirs):
+        return "excluded"
+    if _suffix(path.name).lower() not in suffixes:
+        return UNSUPPORTED_FILE
+    return None
+
+
 def explicitly_excluded(path: Path, exclusion, excluded_dirs: frozenset[str] = DEFAULT_EXCLUDED_DIRS) -> bool:
-    """Whether ``--force-exclude`` drops a file named on the command line (or given as ``--stdin-filename``)."""
+    """Whether the excludes name ``path`` (``--force-exclude`` drops such a file named on the command line)."""
     if exclusion is not None:
         return exclusion.excludes(path)
     shown = Path(display_path(path))  # the folders above the current one are the user's, not the project's
-    return not shown.is_absolute() and ".." not in shown.parts and any(part in excluded_dirs for part in shown.parts[:-1])
+    return not shown.is_absolute() and ".." not in shown.parts \
+        and any(part in excluded_dirs for part in shown.parts[:-1])
 
 
 def _os_reason(error: BaseException) -> str:

@@ -134,6 +134,7 @@ class ProjectIndex:
         self._resolving: list[tuple[Path, str]] = []
         self._json: dict[Path, JsonDocument | None] = {}
         self._path_mappings: dict[Path, PathMapping | None] = {}  # by config file
+        self._mapping_of_importer: dict[Path, PathMapping | None] = {}  # a file asks once for each of its imports
         # The answers of the searches whose checked paths this index already recorded in ``looked_at``.
         self._recorded_lookups: dict[Hashable, Path | None] = {}
         # The last file ``directory_of`` answered for (asked for one file many times in a row).
@@ -264,14 +265,18 @@ class ProjectIndex:
         """The import paths mapped by the tsconfig.json or jsconfig.json nearest ``directory`` (the folder of
         ``importer``), if any: for a solution config (Vite's and create-vue's root tsconfig.json, which only
         references others), by the referenced config that compiles the importer."""
+        if importer in self._mapping_of_importer:
+            return self._mapping_of_importer[importer]
         config = self.first_file(("config", directory), lambda: (
             folder / name for folder in _folders_up(directory) for name in CONFIG_NAMES))
-        if config is None:
-            return None
-        config = compiling_config(config, [absolute(importer)], self)
-        if config not in self._path_mappings:
-            self._path_mappings[config] = path_mapping(config, self)
-        return self._path_mappings[config]
+        mapping = None
+        if config is not None:
+            config = compiling_config(config, [absolute(importer)], self)
+            if config not in self._path_mappings:
+                self._path_mappings[config] = path_mapping(config, self)
+            mapping = self._path_mappings[config]
+        self._mapping_of_importer[importer] = mapping
+        return mapping
 
     def directory_of(self, file: Path) -> str:
         """The absolute directory holding ``file``, as text (a key cheaper to hash than a Path)."""

@@ -172,8 +172,8 @@ def apply_suppressions(project: Project, settings: "Settings", diagnostics: list
     notice and appends what late rules (WM003) report to ``diagnostics``.
     """
     directives_by_path = {analysis.source.display_path: analysis.suppressions for analysis in project.files}
-    excluded_imports = {analysis.source.display_path for analysis in project.files
-                        if analysis.imported_only and explicitly_excluded(Path(analysis.source.path), settings.exclusion)}
+    excluded_imports = {analysis.source.display_path for analysis in project.files if analysis.imported_only
+                        and explicitly_excluded(Path(analysis.source.path), settings.exclusion)}
     for analysis in project.files:
         mark_file_level(analysis)
     ignores = settings.per_file_ignores  # most runs have none, and most files no directive: nothing to ask then

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from webmcp_lint.record import Record
 
 if TYPE_CHECKING:
-    from webmcp_lint.jsonc import JsonDocument
     from webmcp_lint.project_index import ProjectIndex
 
 MAX_CONFIGS = 8  # configs an extends chain may hold (a loop or a long chain stops there)
@@ -38,6 +37,12 @@ def config_path(base: Path, reference: str, index: ProjectIndex) -> Path | None:
     return next((candidate for candidate in candidates if index.is_file(candidate)), None)
 
 
+def _object(path: Path, index: ProjectIndex) -> dict[str, Any]:
+    """The config at ``path`` as an object ({} when it is missing, not JSON, or not an object)."""
+    document = index.json_document(path)
+    return document.value if document is not None and isinstance(document.value, dict) else {}
+
+
 def _chain(path: Path, index: ProjectIndex) -> list[tuple[Path, dict[str, Any]]]:
     """The config at ``path`` and the configs it extends, each with its own compilerOptions, the one whose options
     win first: a config before what it extends, and a later ``extends`` entry (with what it extends) before an
@@ -50,8 +55,7 @@ def _chain(path: Path, index: ProjectIndex) -> list[tuple[Path, dict[str, Any]]]
         if current in seen:
             continue
         seen.add(current)
-        document = index.json_document(current)
-        value = document.value if document is not None and isinstance(document.value, dict) else {}
+        value = _object(current, index)
         options = value.get("compilerOptions")
         chain.append((current, options if isinstance(options, dict) else {}))
         extends = value.get("extends")
@@ -71,20 +75,19 @@ def compiler_options(path: Path, index: ProjectIndex) -> dict[str, Any]:
     return merged
 
 
-def is_solution(document: JsonDocument | None) -> bool:
+def is_solution(path: Path, index: ProjectIndex) -> bool:
     """A config that only references others (``"files": []``, as Vite's templates write the root one): it compiles
     no file, so its own compilerOptions reach none."""
-    value = document.value if document is not None else None
-    return isinstance(value, dict) and value.get("files") == [] and "include" not in value \
+    value = _object(path, index)
+    return value.get("files") == [] and "include" not in value \
         and isinstance(value.get("references"), list) and bool(value["references"])
 
 
 def references(path: Path, index: ProjectIndex) -> list[Path]:
     """The configs the one at ``path`` references that exist."""
-    document = index.json_document(path)
-    references = document.value.get("references") if document is not None and isinstance(document.value, dict) else None
+    listed = _object(path, index).get("references")
     found = []
-    for reference in references if isinstance(references, list) else []:
+    for reference in listed if isinstance(listed, list) else []:
         target = reference.get("path") if isinstance(reference, dict) else None
         referenced = config_path(path, target, index) if isinstance(target, str) else None
         if referenced is not None:
@@ -93,14 +96,14 @@ def references(path: Path, index: ProjectIndex) -> list[Path]:
 
 
 def compiling_config(path: Path, sources: list[Path], index: ProjectIndex) -> Path:
-    """Where the types setting belongs: the config itself, or for a solution config the referenced one whose
-    ``include`` holds the sources (else its first reference)."""
-    if not is_solution(index.json_document(path)):
+    """The config that compiles ``sources`` (where their types setting and import paths are read): the one at
+    ``path`` itself, or for a solution config the referenced one whose ``include`` holds them (else its first
+    reference)."""
+    if not is_solution(path, index):
         return path
     referenced = references(path, index)
     for candidate in referenced:
-        document = index.json_document(candidate)
-        include = document.value.get("include") if document is not None and isinstance(document.value, dict) else None
+        include = _object(candidate, index).get("include")
         if isinstance(include, list) and any(_includes(candidate.parent, pattern, source)
                                              for pattern in include if isinstance(pattern, str) for source in sources):
             return candidate

@@ -17,10 +17,9 @@ from webmcp_lint.commands import (EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Command
                                   write_output)
 from webmcp_lint.config import ConfigError, RuleLayer, run_settings
 from webmcp_lint.diagnostics import Severity
-from webmcp_lint.discovery import LINTED_SUFFIXES, UNSUPPORTED_FILE, Skip, explicitly_excluded
+from webmcp_lint.discovery import Skip, explicit_skip_reason
 from webmcp_lint.engine import LintResult, Notice, Settings, lint_paths, lint_sources, read_paths, source_from_bytes
 from webmcp_lint.formats import RenderOptions, render
-from webmcp_lint.languages import lower_suffix
 from webmcp_lint.selection import SelectorError, split_selectors
 from webmcp_lint.source import SourceFile
 
@@ -43,11 +42,9 @@ def _stdin_sources(stdin_filename: str | None, settings: Settings) -> tuple[list
     name = stdin_filename or "stdin.js"
     result = LintResult()
     raw = sys.stdin.buffer.read()
-    if settings.force_exclude and stdin_filename and explicitly_excluded(Path(name), settings.exclusion):
-        result.skipped.append(Skip(name, "excluded"))
-        return [], result, raw
-    if lower_suffix(name) not in LINTED_SUFFIXES:
-        result.skipped.append(Skip(name, UNSUPPORTED_FILE))
+    reason = explicit_skip_reason(Path(name), settings.exclusion, settings.force_exclude and bool(stdin_filename))
+    if reason is not None:
+        result.skipped.append(Skip(name, reason))
         return [], result, raw
     source = source_from_bytes(Path(name), name, raw, result, explicit=True)
     return [source] if source is not None else [], result, raw
@@ -58,7 +55,8 @@ def _stdin_result(stdin_filename: str | None, settings: Settings) -> LintResult:
     return lint_sources(sources, settings, result)
 
 
-def _fix_run(paths: list[str], stdin_filename: str | None, settings: Settings, unsafe: bool) -> tuple[FixRun, bytes | None]:
+def _fix_run(paths: list[str], stdin_filename: str | None, settings: Settings,
+             unsafe: bool) -> tuple[FixRun, bytes | None]:
     """Fix in memory: the files named (or stdin), re-linted until stable; nothing written yet. Also standard
     input's bytes, when it is what is fixed."""
     from webmcp_lint.fixes import fix_sources
@@ -72,9 +70,9 @@ def _fix_run(paths: list[str], stdin_filename: str | None, settings: Settings, u
 
 def _report_fixes(run: FixRun, *, diff: bool, show_fixes: bool, stdin_bytes: bytes | None,
                   output_file: str | None) -> bool:
-    """Print the diff (to ``output_file`` if given), or write the fixed files (stdout for stdin: the input as it came when it was skipped, so a
-    caller replacing its buffer with the output never empties it); say what was not applied. True if anything
-    changed."""
+    """Print the diff (to ``output_file`` if given), or write the fixed files (stdout for stdin: the input as it
+    came when it was skipped, so a caller replacing its buffer with the output never empties it); say what was not
+    applied. True if anything changed."""
     from_stdin = stdin_bytes is not None
     from webmcp_lint.fixes import describe_fixes, unified_diff, write_fixed
 

@@ -541,7 +541,8 @@ def _reason(model: ExecuteModel, node: Node, kind: str) -> str | None:
     if kind == "new_expression":
         error = _error_constructor(node, kind)
         if error is not None:
-            return f"{article(error)} `{error}`, which serialises to `{{}}` so its message is lost; return `{{ error: err.message }}`"
+            return (f"{article(error)} `{error}`, which serialises to `{{}}` so its message is lost; "
+                    "return `{ error: err.message }`")
         constructor = dotted_name(node.child_by_field_name("constructor")) or ""
         if constructor in COLLECTIONS:
             return f"{article(constructor)} `{constructor}`, which serialises to `{{}}`; return an array or a plain object"

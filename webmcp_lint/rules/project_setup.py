@@ -66,7 +66,7 @@ def _enables_package(options: dict[str, Any]) -> bool:
 
 
 def _tsconfig_enables(path: Path, index: ProjectIndex) -> bool:
-    if not is_solution(index.json_document(path)) and _enables_package(compiler_options(path, index)):
+    if not is_solution(path, index) and _enables_package(compiler_options(path, index)):
         return True
     return any(_enables_package(compiler_options(referenced, index)) for referenced in references(path, index))
 
